@@ -1,0 +1,56 @@
+/* rfk-device.h: one radio as the kernel reports it. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Radio types as numbered by the kernel (enum rfkill_type). */
+typedef enum {
+  RFK_TYPE_ALL = 0,
+  RFK_TYPE_WLAN = 1,
+  RFK_TYPE_BLUETOOTH = 2,
+  RFK_TYPE_UWB = 3,
+  RFK_TYPE_WIMAX = 4,
+  RFK_TYPE_WWAN = 5,
+  RFK_TYPE_GPS = 6,
+  RFK_TYPE_FM = 7,
+  RFK_TYPE_NFC = 8,
+  RFK_TYPE_COUNT
+} RfkType;
+
+/* Why a radio is hard-blocked (kernel RFKILL_HARD_BLOCK_*). */
+typedef enum {
+  RFK_HARD_REASON_SIGNAL = 1 << 0,    /* a physical switch or a signal */
+  RFK_HARD_REASON_NOT_OWNER = 1 << 1, /* the radio is owned elsewhere */
+} RfkHardReason;
+
+/*
+ * A device is owned by its RfkManager; the pointer stays valid until the
+ * manager emits "device-removed" for it.  Read-only for everybody else.
+ */
+typedef struct {
+  guint32 idx;         /* kernel index, not stable across hot-plug */
+  guint8 type;         /* RfkType, or a newer number we do not know */
+  gboolean soft;       /* soft-blocked */
+  gboolean hard;       /* hard-blocked */
+  guint8 hard_reasons; /* RfkHardReason bits; 0 with V1-only kernels */
+  char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
+} RfkDevice;
+
+gboolean rfk_device_is_blocked (const RfkDevice *device);
+
+/* Stable identity across re-adds: "type:name", e.g. "wlan:phy0". */
+char *rfk_device_dup_key (const RfkDevice *device);
+
+/* Type table: short name ("wlan"), NULL for unknown numbers. */
+const char *rfk_type_to_string (guint type);
+/* Accepts short names and aliases ("wifi", "bt"); FALSE if unknown. */
+gboolean rfk_type_from_string (const char *string, RfkType *out_type);
+/* Translated, human readable ("Wi-Fi", "Bluetooth", "Unknown radio"). */
+const char *rfk_type_to_label (guint type);
+
+/* Translated reason text ("hardware switch", "not owner"); "" for 0. */
+char *rfk_hard_reasons_to_label (guint8 reasons);
+
+G_END_DECLS

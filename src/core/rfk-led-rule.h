@@ -1,0 +1,51 @@
+/*
+ * rfk-led-rule.h: user-chosen rules for the airplane-mode LED.
+ *
+ * With any rule but KERNEL the controller opens its own fd on the manager's
+ * device, acquires the kernel's indicator (op 4) on it and sets it (op 5)
+ * whenever the rule's value changes.  Going back to KERNEL closes that fd,
+ * which is how the kernel learns to apply its default rule again.
+ */
+#pragma once
+
+#include "rfk-manager.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  RFK_LED_RULE_KERNEL,          /* kernel default: every radio blocked */
+  RFK_LED_RULE_AIRPLANE_MODE,   /* our airplane mode (counted types only) */
+  RFK_LED_RULE_WLAN_BLOCKED,    /* every Wi-Fi radio blocked */
+  RFK_LED_RULE_HARDWARE_SWITCH, /* a hardware switch blocks some radio */
+  RFK_LED_RULE_NEVER,           /* always dark */
+  RFK_LED_RULE_COUNT
+} RfkLedRule;
+
+/* Names as used in GSettings and on the command line. */
+const char *rfk_led_rule_to_string (RfkLedRule rule);
+gboolean rfk_led_rule_from_string (const char *string, RfkLedRule *out_rule);
+
+/* The LED state the rule asks for, given the manager's current model. */
+gboolean rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager);
+
+/* Kernel support for the airplane-mode indicator ops. */
+typedef enum {
+  RFK_INDICATOR_UNKNOWN,     /* not probed yet, or rule is KERNEL */
+  RFK_INDICATOR_UNSUPPORTED, /* stock kernel: ops answered EINVAL */
+  RFK_INDICATOR_BUSY,        /* another process owns it (EACCES) */
+  RFK_INDICATOR_OWNED,       /* we own it */
+} RfkIndicatorStatus;
+
+#define RFK_TYPE_LED_CONTROLLER (rfk_led_controller_get_type ())
+G_DECLARE_FINAL_TYPE (RfkLedController, rfk_led_controller, RFK,
+                      LED_CONTROLLER, GObject)
+
+RfkLedController *rfk_led_controller_new (RfkManager *manager);
+/* Errors (unsupported kernel, owned elsewhere) are reported, never fatal;
+ * the previous rule stays in force when acquiring fails. */
+gboolean rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
+                                      GError **error);
+RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
+RfkIndicatorStatus rfk_led_controller_get_status (RfkLedController *self);
+
+G_END_DECLS

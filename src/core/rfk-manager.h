@@ -1,0 +1,90 @@
+/*
+ * rfk-manager.h: the model of every radio behind /dev/rfkill.
+ *
+ * The manager owns the device fd.  Everybody else sees parsed state and
+ * signals, never raw bytes.  Derived state (airplane mode, hardware
+ * switch, indicator) is computed here and nowhere else.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rfk-device.h"
+
+G_BEGIN_DECLS
+
+#define RFK_TYPE_MANAGER (rfk_manager_get_type ())
+G_DECLARE_FINAL_TYPE (RfkManager, rfk_manager, RFK, MANAGER, GObject)
+
+typedef enum {
+  RFK_MANAGER_STATE_STARTING,      /* not opened yet */
+  RFK_MANAGER_STATE_READY,         /* fd open, initial ADDs received */
+  RFK_MANAGER_STATE_NO_DEVICE,     /* no /dev/rfkill: waiting for it */
+  RFK_MANAGER_STATE_NO_PERMISSION, /* EACCES: see get_error() */
+  RFK_MANAGER_STATE_FAILED,        /* other error: see get_error() */
+} RfkManagerState;
+
+/* device_path: NULL for /dev/rfkill; may name a SOCK_SEQPACKET socket. */
+RfkManager *rfk_manager_new (const char *device_path);
+
+/* Opens the device; on failure the manager keeps retrying as it appears. */
+void rfk_manager_start (RfkManager *self);
+
+RfkManagerState rfk_manager_get_state (RfkManager *self);
+/* Describes NO_DEVICE / NO_PERMISSION / FAILED; NULL when ready. */
+const GError *rfk_manager_get_error (RfkManager *self);
+const char *rfk_manager_get_device_path (RfkManager *self);
+
+/* Devices sorted by type then name; container owned by the manager. */
+GPtrArray *rfk_manager_get_devices (RfkManager *self);
+RfkDevice *rfk_manager_lookup (RfkManager *self, guint32 idx);
+
+/* Block or unblock one radio.  Completes once the kernel confirmed it. */
+void rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
+                                    gboolean blocked,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data);
+gboolean rfk_manager_set_blocked_finish (RfkManager *self,
+                                         GAsyncResult *result,
+                                         GError **error);
+
+/*
+ * Airplane mode: on when at least one radio of the counted types exists
+ * and all of them are blocked.  Turning it on remembers every radio's soft
+ * state (by type+name, persisted under $XDG_STATE_HOME/rfkill-applet/);
+ * turning it off restores them.  Completes when the kernel confirmed.
+ */
+gboolean rfk_manager_get_airplane_mode (RfkManager *self);
+void rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
+                                          GCancellable *cancellable,
+                                          GAsyncReadyCallback callback,
+                                          gpointer user_data);
+gboolean rfk_manager_set_airplane_mode_finish (RfkManager *self,
+                                               GAsyncResult *result,
+                                               GError **error);
+
+/* Bit (1 << RfkType) per counted type; default: every type. */
+void rfk_manager_set_airplane_types (RfkManager *self, guint32 type_mask);
+guint32 rfk_manager_get_airplane_types (RfkManager *self);
+
+/* TRUE while any radio is hard-blocked by a switch (SIGNAL reason). */
+gboolean rfk_manager_get_hardware_blocked (RfkManager *self);
+
+/* Last airplane-mode indicator state the kernel announced (op 5 event);
+ * FALSE until one arrives.  Ownership lives in rfk-led-rule.h. */
+gboolean rfk_manager_get_indicator (RfkManager *self);
+
+G_END_DECLS
+
+/*
+ * Signals:
+ *  "device-added"            (RfkDevice *device)
+ *  "device-removed"          (RfkDevice *device)  still valid in handlers
+ *  "device-changed"          (RfkDevice *device)  soft/hard/reasons changed
+ *  "hardware-switch-changed" (RfkDevice *device, gboolean hard)
+ *                            hard state flipped after the initial ADD
+ *  "airplane-mode-changed"   (gboolean enabled)
+ *  "indicator-changed"       (gboolean lit)
+ *  "state-changed"           ()  see rfk_manager_get_state()
+ */
