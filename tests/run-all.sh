@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Installs the test dependencies (as root, with apt-get) and runs every test
+# suite but bench.  This is the README's test command and what CI runs.
+#
+#   sudo tests/run-all.sh               install, build, test everything
+#   tests/run-all.sh --no-install       skip apt-get (packages already there)
+#
+# Three builds: a plain one for all suites, one with ASan+UBSan for the unit
+# suite, and a clang one that runs the libFuzzer target for FUZZ_SECONDS.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+install=1
+[ "${1:-}" = --no-install ] && install=0
+fuzz_seconds=${FUZZ_SECONDS:-60}
+out=${RFK_TEST_DIR:-$top/_build-tests}
+
+die() { echo "run-all: $*" >&2; exit 1; }
+
+packages() { grep -hv '^#' "$@" | tr '\n' ' '; }
+
+if [ "$install" = 1 ]; then
+  [ "$(id -u)" = 0 ] || die "installing packages needs root (sudo $0, or --no-install)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q || die "apt-get update failed"
+  # shellcheck disable=SC2046
+  apt-get install -y -q --no-install-recommends \
+    $(packages .ci/packages-build.txt .ci/packages-test.txt) </dev/null \
+    || die "apt-get install failed"
+fi
+
+mkdir -p "$out"
+status=0
+results=()
+
+# run_suites NAME BUILDDIR SETUP-ARGS... -- TEST-ARGS...
+run_suites() {
+  local name=$1 dir=$2; shift 2
+  local setup=() testargs=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do setup+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  testargs=("$@")
+  echo "=== $name: configure and build ($dir)"
+  if ! { meson setup --wipe "$dir" "${setup[@]}" >"$dir.setup.log" 2>&1 ||
+         meson setup "$dir" "${setup[@]}" >"$dir.setup.log" 2>&1; }; then
+    cat "$dir.setup.log"; echo "run-all: $name: meson setup failed"
+    status=1; results+=("$name:setup-failed"); return
+  fi
+  if ! meson compile -C "$dir"; then
+    echo "run-all: $name: build failed"; status=1; results+=("$name:build-failed"); return
+  fi
+  echo "=== $name: test ${testargs[*]}"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 "${testargs[@]}" || status=1
+  results+=("$name:$dir/meson-logs/testlog.json")
+}
+
+run_suites main "$out/main" -- --no-suite bench
+run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit
+
+if [ "$fuzz_seconds" -gt 0 ]; then
+  CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Db_lundef=false -- --suite fuzz \
+    --test-args="$fuzz_seconds" --timeout-multiplier 10
+fi
+
+# One closing line over every run: each meson test counts once.
+/usr/bin/python3 - "${results[@]}" <<'PY' || status=1
+import json, sys
+passed = failed = skipped = 0
+for item in sys.argv[1:]:
+    name, _, path = item.partition(":")
+    if not path.endswith(".json"):
+        print(f"{name}: {path}")
+        failed += 1
+        continue
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as err:
+        print(f"{name}: no test log ({err})")
+        failed += 1
+        continue
+    for line in lines:
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+sys.exit(1 if failed else 0)
+PY
+exit $status
