@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Asus Wireless Radio Control: airplane-mode hotkey and airplane-mode LED
+ * of the ASHS ACPI device (ATK4001, ATK4002).
+ *
+ * The hotkey arrives as ACPI notify 0x88 and is sent on as KEY_RFKILL, so
+ * rfkill-input toggles every radio.  The LED is driven through the HSWC
+ * method and follows the "rfkill-airplane-mode" trigger of the
+ * rfkill-airplane rfkill.ko.
+ */
+
+#include <linux/acpi.h>
+#include <linux/input.h>
+#include <linux/leds.h>
+#include <linux/module.h>
+#include <linux/pci_ids.h>
+#include <linux/slab.h>
+#include <linux/version.h>
+#include <linux/workqueue.h>
+
+#include "../include/uapi/rfkill-airplane.h"
+
+#define ASUS_WIRELESS_VERSION	"0.1.0"
+
+#define ASUS_WIRELESS_HOTKEY	0x88
+
+/* HSWC argument that reads the LED back; the same on every known ASHS. */
+#define HSWC_STATUS		0x2
+
+/* HSWC arguments that switch the LED, which differ between the two ids. */
+struct hswc_params {
+	u8 on;
+	u8 off;
+};
+
+static const struct hswc_params atk4001_params = { .on = 0x1, .off = 0x0 };
+static const struct hswc_params atk4002_params = { .on = 0x5, .off = 0x4 };
+
+struct asus_wireless_data {
+	struct acpi_device *adev;
+	const struct hswc_params *hswc;
+	struct input_dev *idev;
+
+	/*
+	 * The LED core calls brightness_set from any context (triggers fire
+	 * under rfkill's locks), but evaluating HSWC may sleep.  led_set
+	 * only stores the wanted HSWC argument in led_arg and queues
+	 * led_work on wq, which evaluates the latest led_arg.  led_arg has
+	 * a single writer (the LED core serialises brightness_set) and is
+	 * accessed with READ_ONCE/WRITE_ONCE: a set that races with a
+	 * running work item re-queues it, so the last value always wins.
+	 */
+	struct workqueue_struct *wq;
+	struct work_struct led_work;
+	int led_arg;
+	struct led_classdev led;
+	bool has_led;
+
+	/* Only touched from the (serialised) ACPI notify handler. */
+	bool unknown_event_logged;
+};
+
+static int hswc(struct asus_wireless_data *data, int arg, u64 *ret)
+{
+	union acpi_object obj = {
+		.integer = { .type = ACPI_TYPE_INTEGER, .value = arg },
+	};
+	struct acpi_object_list args = { .count = 1, .pointer = &obj };
+	acpi_handle handle = acpi_device_handle(data->adev);
+	unsigned long long value;
+	acpi_status status;
+
+	status = acpi_evaluate_integer(handle, "HSWC", &args, &value);
+	if (ACPI_FAILURE(status)) {
+		acpi_handle_err(handle, "HSWC(0x%x) failed: %s\n",
+				arg, acpi_format_exception(status));
+		return -EIO;
+	}
+	if (ret)
+		*ret = value;
+	return 0;
+}
+
+static enum led_brightness asus_wireless_led_get(struct led_classdev *led)
+{
+	struct asus_wireless_data *data =
+		container_of(led, struct asus_wireless_data, led);
+	u64 state;
+
+	if (hswc(data, HSWC_STATUS, &state))
+		return LED_OFF;
+	return state == data->hswc->on ? 1 : LED_OFF;
+}
+
+static void asus_wireless_led_work(struct work_struct *work)
+{
+	struct asus_wireless_data *data =
+		container_of(work, struct asus_wireless_data, led_work);
+
+	hswc(data, READ_ONCE(data->led_arg), NULL);
+}
+
+static void asus_wireless_led_set(struct led_classdev *led,
+				  enum led_brightness value)
+{
+	struct asus_wireless_data *data =
+		container_of(led, struct asus_wireless_data, led);
+
+	WRITE_ONCE(data->led_arg, value ? data->hswc->on : data->hswc->off);
+	queue_work(data->wq, &data->led_work);
+}
+
+static void asus_wireless_notify(struct acpi_device *adev, u32 event)
+{
+	struct asus_wireless_data *data = acpi_driver_data(adev);
+
+	if (event != ASUS_WIRELESS_HOTKEY) {
+		/* Firmware may repeat an event we don't know: say it once. */
+		if (!data->unknown_event_logged) {
+			dev_dbg(&adev->dev, "ignoring ACPI event 0x%x\n", event);
+			data->unknown_event_logged = true;
+		}
+		return;
+	}
+
+	input_report_key(data->idev, KEY_RFKILL, 1);
+	input_sync(data->idev);
+	input_report_key(data->idev, KEY_RFKILL, 0);
+	input_sync(data->idev);
+}
+
+static int asus_wireless_input_register(struct asus_wireless_data *data)
+{
+	struct input_dev *idev;
+	int err;
+
+	idev = input_allocate_device();
+	if (!idev)
+		return -ENOMEM;
+
+	idev->name = "Asus Wireless Radio Control";
+	idev->phys = "asus-wireless/input0";
+	idev->id.bustype = BUS_HOST;
+	idev->id.vendor = PCI_VENDOR_ID_ASUSTEK;
+	idev->dev.parent = &data->adev->dev;
+	input_set_capability(idev, EV_KEY, KEY_RFKILL);
+
+	err = input_register_device(idev);
+	if (err) {
+		input_free_device(idev);
+		return err;
+	}
+	data->idev = idev;
+	return 0;
+}
+
+static int asus_wireless_led_register(struct asus_wireless_data *data)
+{
+	int err;
+
+	data->wq = alloc_ordered_workqueue("asus_wireless", 0);
+	if (!data->wq)
+		return -ENOMEM;
+	INIT_WORK(&data->led_work, asus_wireless_led_work);
+
+	data->led.name = "asus-wireless::airplane_mode";
+	data->led.max_brightness = 1;
+	data->led.brightness_set = asus_wireless_led_set;
+	data->led.brightness_get = asus_wireless_led_get;
+	data->led.flags = LED_CORE_SUSPENDRESUME;
+	data->led.default_trigger = RFKILL_AIRPLANE_MODE_TRIGGER;
+
+	/*
+	 * Not devm: the LED must be gone before wq is destroyed, because
+	 * unregistering it sets the brightness once more.
+	 */
+	err = led_classdev_register(&data->adev->dev, &data->led);
+	if (err)
+		goto err_destroy_wq;
+	data->has_led = true;
+	return 0;
+
+err_destroy_wq:
+	destroy_workqueue(data->wq);
+	data->wq = NULL;
+	return err;
+}
+
+static void asus_wireless_led_unregister(struct asus_wireless_data *data)
+{
+	if (!data->has_led)
+		return;
+	led_classdev_unregister(&data->led);
+	/* Runs the last queued HSWC call before the data goes away. */
+	destroy_workqueue(data->wq);
+}
+
+static const struct acpi_device_id device_ids[] = {
+	{ "ATK4001", (kernel_ulong_t)&atk4001_params },
+	{ "ATK4002", (kernel_ulong_t)&atk4002_params },
+	{ "", 0 },
+};
+MODULE_DEVICE_TABLE(acpi, device_ids);
+
+static const struct hswc_params *hswc_params_of(struct acpi_device *adev)
+{
+	const struct acpi_device_id *id;
+
+	for (id = device_ids; id->id[0]; id++)
+		if (!strcmp(id->id, acpi_device_hid(adev)))
+			return (const struct hswc_params *)id->driver_data;
+	return NULL;
+}
+
+static int asus_wireless_add(struct acpi_device *adev)
+{
+	const struct hswc_params *params = hswc_params_of(adev);
+	struct asus_wireless_data *data;
+	int err;
+
+	if (!params)
+		return -ENODEV;
+
+	data = kzalloc(sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	data->adev = adev;
+	data->hswc = params;
+	adev->driver_data = data;
+
+	err = asus_wireless_input_register(data);
+	if (err)
+		goto err_free;
+
+	/* Machines without HSWC still have the hotkey, just no LED. */
+	if (acpi_has_method(acpi_device_handle(adev), "HSWC")) {
+		err = asus_wireless_led_register(data);
+		if (err)
+			goto err_input;
+	} else {
+		dev_info(&adev->dev, "no HSWC method, no airplane-mode LED\n");
+	}
+	return 0;
+
+err_input:
+	input_unregister_device(data->idev);
+err_free:
+	adev->driver_data = NULL;
+	kfree(data);
+	return err;
+}
+
+/* The ACPI core has removed the notify handler before calling this. */
+static void asus_wireless_release(struct acpi_device *adev)
+{
+	struct asus_wireless_data *data = acpi_driver_data(adev);
+
+	asus_wireless_led_unregister(data);
+	input_unregister_device(data->idev);
+	adev->driver_data = NULL;
+	kfree(data);
+}
+
+/* acpi_op_remove returns void since 6.2. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+static int asus_wireless_remove(struct acpi_device *adev)
+{
+	asus_wireless_release(adev);
+	return 0;
+}
+#else
+static void asus_wireless_remove(struct acpi_device *adev)
+{
+	asus_wireless_release(adev);
+}
+#endif
+
+static struct acpi_driver asus_wireless_driver = {
+	.name = "Asus Wireless Radio Control Driver",
+	.class = "hotkey",
+	.ids = device_ids,
+	.ops = {
+		.add = asus_wireless_add,
+		.remove = asus_wireless_remove,
+		.notify = asus_wireless_notify,
+	},
+};
+module_acpi_driver(asus_wireless_driver);
+
+MODULE_DESCRIPTION("Asus Wireless Radio Control Driver with airplane-mode LED");
+MODULE_AUTHOR("rfkill-applet developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(ASUS_WIRELESS_VERSION);
