@@ -1,0 +1,96 @@
+/*
+ * rfk-applet.c: the GtkApplication that puts it together.
+ *
+ * One instance per session: GApplication owns APP_ID on the session bus,
+ * and a second launch only activates the first (no second icon).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+#include <libnotify/notify.h>
+
+#include "rfk-applet.h"
+#include "rfk-indicator.h"
+#include "rfk-manager.h"
+#include "rfk-menu.h"
+#include "rfk-notifier.h"
+#include "rfk-settings.h"
+
+typedef struct
+{
+  char *device_path;
+  RfkManager *manager;
+  RfkSettings *settings;
+  RfkMenu *menu;
+  RfkIndicator *indicator;
+  RfkNotifier *notifier;
+  int status;
+} RfkApplet;
+
+static void
+rfk_applet_clear (RfkApplet *applet)
+{
+  g_clear_object (&applet->notifier);
+  g_clear_object (&applet->indicator);
+  g_clear_object (&applet->menu);
+  g_clear_object (&applet->settings);
+  g_clear_object (&applet->manager);
+  g_clear_pointer (&applet->device_path, g_free);
+}
+
+static void
+on_activate (GApplication *app, RfkApplet *applet)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Activated again by a second launch: we are already in the tray. */
+  if (applet->indicator != NULL)
+    return;
+
+  applet->manager = rfk_manager_new (applet->device_path);
+  applet->settings = rfk_settings_new (applet->manager, &error);
+  if (applet->settings == NULL)
+    {
+      g_printerr ("rfkill-applet: %s\n", error->message);
+      applet->status = 1;
+      return;
+    }
+  applet->menu = rfk_menu_new (app, applet->manager, applet->settings);
+  applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
+  applet->notifier = rfk_notifier_new (applet->manager,
+                                       rfk_settings_get_gsettings (applet->settings));
+  rfk_manager_start (applet->manager);
+
+  /* No window keeps a tray applet alive; this hold does, until Quit. */
+  g_application_hold (app);
+}
+
+static void
+on_shutdown (GApplication *app, RfkApplet *applet)
+{
+  /* Drop the indicator before GTK goes away, and let the LED controller
+   * close its fd so the kernel applies its default rule again. */
+  rfk_applet_clear (applet);
+  if (notify_is_initted ())
+    notify_uninit ();
+}
+
+int
+rfk_applet_run (const char *device_path, int argc, char **argv)
+{
+  g_autoptr(GtkApplication) app = NULL;
+  RfkApplet applet = { 0 };
+  int status;
+
+  g_set_application_name (_("Airplane Mode"));
+  applet.device_path = g_strdup (device_path);
+
+  app = gtk_application_new (APP_ID, G_APPLICATION_DEFAULT_FLAGS);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), &applet);
+  g_signal_connect (app, "shutdown", G_CALLBACK (on_shutdown), &applet);
+
+  status = g_application_run (G_APPLICATION (app), argc, argv);
+  rfk_applet_clear (&applet);
+  return status != 0 ? status : applet.status;
+}

@@ -1,0 +1,144 @@
+/* rfk-indicator.c: the tray icon and its state. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <libayatana-appindicator/app-indicator.h>
+
+#include "rfk-indicator.h"
+
+/*
+ * Per state: the freedesktop/Adwaita name, the fallback we install in
+ * hicolor for themes that lack it, and the accessible description.
+ */
+static const struct
+{
+  const char *theme_name;
+  const char *own_name;
+  const char *description;
+} icons[RFK_ICON_COUNT] = {
+  [RFK_ICON_RADIOS_ON] = {
+    "network-wireless-symbolic",
+    APP_ID "-radios-on-symbolic",
+    N_("Radios are on") },
+  [RFK_ICON_AIRPLANE_MODE] = {
+    "airplane-mode-symbolic",
+    APP_ID "-airplane-mode-symbolic",
+    N_("Airplane mode is on") },
+  [RFK_ICON_HARDWARE_SWITCH] = {
+    "network-wireless-hardware-disabled-symbolic",
+    APP_ID "-hardware-switch-symbolic",
+    N_("A hardware switch turned radios off") },
+  [RFK_ICON_NO_SUPPORT] = {
+    "network-wireless-offline-symbolic",
+    APP_ID "-no-radios-symbolic",
+    N_("No radios to switch") },
+};
+
+struct _RfkIndicator
+{
+  GObject parent_instance;
+
+  RfkManager *manager;      /* owned */
+  RfkMenu *menu;            /* owned */
+  AppIndicator *indicator;  /* owned */
+  RfkIconState shown;
+};
+
+G_DEFINE_FINAL_TYPE (RfkIndicator, rfk_indicator, G_TYPE_OBJECT)
+
+RfkIconState
+rfk_indicator_state_for (RfkManager *manager)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+
+  if (rfk_manager_get_state (manager) != RFK_MANAGER_STATE_READY ||
+      devices == NULL || devices->len == 0)
+    return RFK_ICON_NO_SUPPORT;
+  /* A switch outranks airplane mode: software cannot undo it. */
+  if (rfk_manager_get_hardware_blocked (manager))
+    return RFK_ICON_HARDWARE_SWITCH;
+  if (rfk_manager_get_airplane_mode (manager))
+    return RFK_ICON_AIRPLANE_MODE;
+  return RFK_ICON_RADIOS_ON;
+}
+
+const char *
+rfk_indicator_icon_name (RfkIconState state, GtkIconTheme *theme)
+{
+  g_return_val_if_fail (state < RFK_ICON_COUNT, NULL);
+
+  if (theme != NULL && gtk_icon_theme_has_icon (theme, icons[state].theme_name))
+    return icons[state].theme_name;
+  return icons[state].own_name;
+}
+
+static void
+update_icon (RfkIndicator *self, gboolean force)
+{
+  RfkIconState state = rfk_indicator_state_for (self->manager);
+
+  if (state == self->shown && !force)
+    return;
+  self->shown = state;
+  app_indicator_set_icon_full (self->indicator,
+                               rfk_indicator_icon_name (state,
+                                                        gtk_icon_theme_get_default ()),
+                               _(icons[state].description));
+}
+
+static void
+on_model_changed (RfkIndicator *self)
+{
+  update_icon (self, FALSE);
+}
+
+static void
+rfk_indicator_dispose (GObject *object)
+{
+  RfkIndicator *self = RFK_INDICATOR (object);
+
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  g_clear_object (&self->indicator);
+  g_clear_object (&self->menu);
+  g_clear_object (&self->manager);
+  G_OBJECT_CLASS (rfk_indicator_parent_class)->dispose (object);
+}
+
+static void
+rfk_indicator_class_init (RfkIndicatorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_indicator_dispose;
+}
+
+static void
+rfk_indicator_init (RfkIndicator *self)
+{
+}
+
+RfkIndicator *
+rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
+{
+  RfkIndicator *self = g_object_new (RFK_TYPE_INDICATOR, NULL);
+  static const char *const model_signals[] = {
+    "device-added", "device-removed", "device-changed",
+    "airplane-mode-changed", "hardware-switch-changed", "state-changed",
+  };
+
+  self->manager = g_object_ref (manager);
+  self->menu = g_object_ref (menu);
+  self->indicator = app_indicator_new (APP_ID,
+                                       icons[RFK_ICON_NO_SUPPORT].own_name,
+                                       APP_INDICATOR_CATEGORY_HARDWARE);
+  app_indicator_set_title (self->indicator, _("Airplane Mode"));
+  app_indicator_set_menu (self->indicator, rfk_menu_get_menu (menu));
+  app_indicator_set_secondary_activate_target (self->indicator,
+                                               rfk_menu_get_airplane_item (menu));
+  update_icon (self, TRUE);
+  app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (model_signals); i++)
+    g_signal_connect_swapped (manager, model_signals[i],
+                              G_CALLBACK (on_model_changed), self);
+  return self;
+}

@@ -1,0 +1,464 @@
+/* rfk-menu.c: the indicator's menu, updated in place from the manager. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-autostart.h"
+#include "rfk-menu.h"
+#include "rfk-radio-label.h"
+
+/* The LED rules as the menu offers them, in menu order. */
+static const struct
+{
+  RfkLedRule rule;
+  const char *label;
+} led_rules[] = {
+  { RFK_LED_RULE_KERNEL, N_("Kernel default") },
+  { RFK_LED_RULE_AIRPLANE_MODE, N_("Follow airplane mode") },
+  { RFK_LED_RULE_WLAN_BLOCKED, N_("When Wi-Fi is off") },
+  { RFK_LED_RULE_HARDWARE_SWITCH, N_("When a hardware switch is off") },
+  { RFK_LED_RULE_NEVER, N_("Always off") },
+};
+
+struct _RfkMenu
+{
+  GObject parent_instance;
+
+  GApplication *app;         /* owned */
+  RfkManager *manager;       /* owned */
+  RfkSettings *settings;     /* owned */
+
+  GtkMenu *menu;             /* owned (ref_sink); owns every item below */
+  GtkWidget *airplane_item;
+  GtkWidget *first_separator;
+  GtkWidget *status_item;    /* "No radios" and the like; after the radios */
+  GtkWidget *led_items[G_N_ELEMENTS (led_rules)];
+  GtkWidget *led_status_item;
+  GtkWidget *notifications_item;
+  GtkWidget *autostart_item;
+
+  GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
+  guint sync_id;             /* pending idle sync, 0 if none */
+};
+
+G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
+
+static void rfk_menu_queue_sync (RfkMenu *self);
+
+/* Sets a check item without running its "toggled" handler: the model is
+ * the source of truth, and a sync must never write back to the kernel. */
+static void
+set_active_quietly (GtkWidget *item, gboolean active, gpointer handler)
+{
+  GtkCheckMenuItem *check = GTK_CHECK_MENU_ITEM (item);
+
+  if (gtk_check_menu_item_get_active (check) == !!active)
+    return;
+  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                   handler, NULL);
+  gtk_check_menu_item_set_active (check, active);
+  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                     handler, NULL);
+}
+
+/* GTK notifies (and dbusmenu sends) a label even when it is unchanged. */
+static void
+set_label_if_changed (GtkWidget *item, const char *label)
+{
+  if (g_strcmp0 (gtk_menu_item_get_label (GTK_MENU_ITEM (item)), label) != 0)
+    gtk_menu_item_set_label (GTK_MENU_ITEM (item), label);
+}
+
+static void
+set_sensitive_if_changed (GtkWidget *item, gboolean sensitive)
+{
+  if (gtk_widget_get_sensitive (item) != !!sensitive)
+    gtk_widget_set_sensitive (item, sensitive);
+}
+
+static void
+set_visible_if_changed (GtkWidget *item, gboolean visible)
+{
+  if (gtk_widget_get_visible (item) != !!visible)
+    gtk_widget_set_visible (item, visible);
+}
+
+static void
+on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(RfkMenu) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Cannot switch the radio: %s", error->message);
+      /* Show the kernel's state again, not what was clicked. */
+      rfk_menu_queue_sync (self);
+    }
+}
+
+static void
+on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  guint32 idx = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-idx"));
+  gboolean on = gtk_check_menu_item_get_active (item);
+
+  rfk_manager_set_blocked_async (self->manager, idx, !on, NULL,
+                                 on_radio_written, g_object_ref (self));
+}
+
+static void
+on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(RfkMenu) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
+                                             &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Cannot switch airplane mode: %s", error->message);
+      rfk_menu_queue_sync (self);
+    }
+}
+
+static void
+on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  rfk_manager_set_airplane_mode_async (self->manager,
+                                       gtk_check_menu_item_get_active (item),
+                                       NULL, on_airplane_written,
+                                       g_object_ref (self));
+}
+
+static void
+on_led_toggled (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  RfkLedRule rule = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item),
+                                                         "rfk-rule"));
+  g_autoptr(GError) error = NULL;
+
+  /* Radio items toggle twice per click: the old one off, the new one on. */
+  if (!gtk_check_menu_item_get_active (item))
+    return;
+  if (!rfk_settings_choose_led_rule (self->settings, rule, &error))
+    g_warning ("%s", error->message);
+  /* "led-changed" queued a sync that shows the rule really in force. */
+}
+
+static void
+on_autostart_toggled (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!rfk_autostart_set_enabled (gtk_check_menu_item_get_active (item),
+                                  &error))
+    g_warning ("%s", error->message);
+  rfk_menu_queue_sync (self);
+}
+
+static void
+on_quit_activate (GtkMenuItem *item, RfkMenu *self)
+{
+  g_application_quit (self->app);
+}
+
+static GtkWidget *
+append_item (RfkMenu *self, GtkWidget *item)
+{
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), item);
+  gtk_widget_show (item);
+  return item;
+}
+
+static GtkWidget *
+new_radio_item (RfkMenu *self, guint32 idx)
+{
+  GtkWidget *item = gtk_check_menu_item_new_with_label ("");
+
+  g_object_set_data (G_OBJECT (item), "rfk-idx", GUINT_TO_POINTER (idx));
+  g_signal_connect (item, "toggled", G_CALLBACK (on_radio_toggled), self);
+  gtk_widget_show (item);
+  return item;
+}
+
+static const char *
+status_text (RfkManager *manager)
+{
+  switch (rfk_manager_get_state (manager))
+    {
+    case RFK_MANAGER_STATE_STARTING:
+      return _("Looking for radios…");
+    case RFK_MANAGER_STATE_READY:
+      return _("No radios");
+    case RFK_MANAGER_STATE_NO_DEVICE:
+      return _("No rfkill support on this system");
+    case RFK_MANAGER_STATE_NO_PERMISSION:
+      return _("No permission to switch radios");
+    case RFK_MANAGER_STATE_FAILED:
+    default:
+      return _("Cannot read the radio switches");
+    }
+}
+
+static void
+sync_radios (RfkMenu *self)
+{
+  GPtrArray *devices = rfk_manager_get_devices (self->manager);
+  g_autoptr(GList) children = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  int base;
+
+  /* Drop items whose radio is gone (DEL, or the device went away). */
+  g_hash_table_iter_init (&iter, self->radio_items);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (rfk_manager_lookup (self->manager, GPOINTER_TO_UINT (key)) == NULL)
+        {
+          gtk_widget_destroy (value);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+
+  children = gtk_container_get_children (GTK_CONTAINER (self->menu));
+  base = g_list_index (children, self->first_separator) + 1;
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *device = g_ptr_array_index (devices, i);
+      GtkWidget *item = g_hash_table_lookup (self->radio_items,
+                                             GUINT_TO_POINTER (device->idx));
+      g_autofree char *label = rfk_radio_menu_label (device);
+
+      if (item == NULL)
+        {
+          item = new_radio_item (self, device->idx);
+          gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, base + i);
+          g_hash_table_insert (self->radio_items,
+                               GUINT_TO_POINTER (device->idx), item);
+        }
+      else
+        {
+          /* Sorting may move a radio whose idx was reused for another. */
+          int position = g_list_index (children, item);
+          if (position != base + (int) i)
+            gtk_menu_reorder_child (self->menu, item, base + i);
+        }
+
+      set_label_if_changed (item, label);
+      set_active_quietly (item, !rfk_device_is_blocked (device),
+                          on_radio_toggled);
+      /* A hard block cannot be undone from here; the label says why. */
+      set_sensitive_if_changed (item, !device->hard);
+    }
+
+  set_label_if_changed (self->status_item, status_text (self->manager));
+  set_visible_if_changed (self->status_item,
+                          devices == NULL || devices->len == 0);
+  set_sensitive_if_changed (self->airplane_item,
+                            devices != NULL && devices->len > 0);
+  set_active_quietly (self->airplane_item,
+                      rfk_manager_get_airplane_mode (self->manager),
+                      on_airplane_toggled);
+}
+
+static void
+sync_leds (RfkMenu *self)
+{
+  RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
+  RfkLedRule in_force = rfk_led_controller_get_rule (leds);
+  RfkIndicatorStatus status = rfk_led_controller_get_status (leds);
+  const char *error = rfk_settings_get_led_error (self->settings);
+  const char *reason = NULL;
+
+  if (status == RFK_INDICATOR_UNSUPPORTED)
+    reason = _("Not supported by this kernel");
+  else if (status == RFK_INDICATOR_BUSY)
+    reason = _("Controlled by another program");
+  else if (error != NULL)
+    reason = error;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
+    {
+      set_active_quietly (self->led_items[i], led_rules[i].rule == in_force,
+                          on_led_toggled);
+      /* Only the kernel's own rule works without the indicator ops. */
+      set_sensitive_if_changed (self->led_items[i],
+                                status != RFK_INDICATOR_UNSUPPORTED ||
+                                led_rules[i].rule == RFK_LED_RULE_KERNEL);
+    }
+
+  if (reason != NULL)
+    set_label_if_changed (self->led_status_item, reason);
+  set_visible_if_changed (self->led_status_item, reason != NULL);
+}
+
+static gboolean
+sync_now (gpointer user_data)
+{
+  RfkMenu *self = user_data;
+
+  self->sync_id = 0;
+  sync_radios (self);
+  sync_leds (self);
+  set_active_quietly (self->autostart_item, rfk_autostart_get_enabled (),
+                      on_autostart_toggled);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+rfk_menu_queue_sync (RfkMenu *self)
+{
+  if (self->sync_id == 0)
+    self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
+                                     self, NULL);
+}
+
+static void
+on_model_changed (RfkMenu *self)
+{
+  rfk_menu_queue_sync (self);
+}
+
+static GtkWidget *
+build_led_submenu (RfkMenu *self)
+{
+  GtkWidget *item = gtk_menu_item_new_with_mnemonic (_("Airplane-mode _light"));
+  GtkWidget *submenu = gtk_menu_new ();
+  GSList *group = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
+    {
+      GtkWidget *radio = gtk_radio_menu_item_new_with_label (group,
+                                                             _(led_rules[i].label));
+
+      group = gtk_radio_menu_item_get_group (GTK_RADIO_MENU_ITEM (radio));
+      g_object_set_data (G_OBJECT (radio), "rfk-rule",
+                         GUINT_TO_POINTER (led_rules[i].rule));
+      gtk_menu_shell_append (GTK_MENU_SHELL (submenu), radio);
+      self->led_items[i] = radio;
+    }
+  /* Connect after building: the first item starts active. */
+  for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
+    g_signal_connect (self->led_items[i], "toggled",
+                      G_CALLBACK (on_led_toggled), self);
+
+  self->led_status_item = gtk_menu_item_new_with_label ("");
+  gtk_widget_set_sensitive (self->led_status_item, FALSE);
+  gtk_menu_shell_append (GTK_MENU_SHELL (submenu),
+                         gtk_separator_menu_item_new ());
+  gtk_menu_shell_append (GTK_MENU_SHELL (submenu), self->led_status_item);
+  gtk_widget_show_all (submenu);
+  gtk_widget_hide (self->led_status_item);
+
+  gtk_menu_item_set_submenu (GTK_MENU_ITEM (item), submenu);
+  return item;
+}
+
+static void
+build (RfkMenu *self)
+{
+  GSettings *gsettings = rfk_settings_get_gsettings (self->settings);
+  GtkWidget *item;
+
+  self->menu = GTK_MENU (g_object_ref_sink (gtk_menu_new ()));
+
+  self->airplane_item =
+    append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Airplane mode")));
+  g_signal_connect (self->airplane_item, "toggled",
+                    G_CALLBACK (on_airplane_toggled), self);
+
+  self->first_separator = append_item (self, gtk_separator_menu_item_new ());
+  /* Radio items are inserted here, before the status item. */
+  self->status_item = append_item (self, gtk_menu_item_new_with_label (""));
+  gtk_widget_set_sensitive (self->status_item, FALSE);
+  append_item (self, gtk_separator_menu_item_new ());
+
+  append_item (self, build_led_submenu (self));
+
+  self->notifications_item =
+    append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Notifications")));
+  g_settings_bind (gsettings, "notifications", self->notifications_item,
+                   "active", G_SETTINGS_BIND_DEFAULT);
+
+  self->autostart_item =
+    append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Start at login")));
+  gtk_check_menu_item_set_active (GTK_CHECK_MENU_ITEM (self->autostart_item),
+                                  rfk_autostart_get_enabled ());
+  g_signal_connect (self->autostart_item, "toggled",
+                    G_CALLBACK (on_autostart_toggled), self);
+
+  append_item (self, gtk_separator_menu_item_new ());
+  item = append_item (self, gtk_menu_item_new_with_mnemonic (_("_Quit")));
+  g_signal_connect (item, "activate", G_CALLBACK (on_quit_activate), self);
+}
+
+GtkMenu *
+rfk_menu_get_menu (RfkMenu *self)
+{
+  return self->menu;
+}
+
+GtkWidget *
+rfk_menu_get_airplane_item (RfkMenu *self)
+{
+  return self->airplane_item;
+}
+
+static void
+rfk_menu_dispose (GObject *object)
+{
+  RfkMenu *self = RFK_MENU (object);
+
+  g_clear_handle_id (&self->sync_id, g_source_remove);
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_pointer (&self->radio_items, g_hash_table_unref);
+  if (self->menu != NULL)
+    gtk_widget_destroy (GTK_WIDGET (self->menu));
+  g_clear_object (&self->menu);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->manager);
+  g_clear_object (&self->app);
+  G_OBJECT_CLASS (rfk_menu_parent_class)->dispose (object);
+}
+
+static void
+rfk_menu_class_init (RfkMenuClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_menu_dispose;
+}
+
+static void
+rfk_menu_init (RfkMenu *self)
+{
+  self->radio_items = g_hash_table_new (g_direct_hash, g_direct_equal);
+}
+
+RfkMenu *
+rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
+{
+  RfkMenu *self = g_object_new (RFK_TYPE_MENU, NULL);
+  static const char *const model_signals[] = {
+    "device-added", "device-removed", "device-changed",
+    "airplane-mode-changed", "state-changed",
+  };
+
+  self->app = g_object_ref (app);
+  self->manager = g_object_ref (manager);
+  self->settings = g_object_ref (settings);
+  build (self);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (model_signals); i++)
+    g_signal_connect_swapped (manager, model_signals[i],
+                              G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (settings, "led-changed",
+                            G_CALLBACK (on_model_changed), self);
+
+  sync_now (self);
+  return self;
+}

@@ -1,0 +1,199 @@
+/* rfk-notifier.c: one libnotify notification per hardware switch flip. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <libnotify/notify.h>
+
+#include "rfk-notifier.h"
+#include "rfk-radio-label.h"
+
+/*
+ * A switch flips every radio it controls, and the kernel sends one event
+ * per radio.  Collect them this long, then tell the user once.
+ */
+#define COLLECT_MS 150
+
+struct _RfkNotifier
+{
+  GObject parent_instance;
+
+  RfkManager *manager;              /* owned */
+  GSettings *settings;              /* owned */
+  NotifyNotification *notification; /* reused, so a new flip replaces it */
+  GHashTable *pending;              /* radio label -> GINT(hard) */
+  GPtrArray *pending_order;         /* radio labels in event order */
+  guint collect_id;
+};
+
+G_DEFINE_FINAL_TYPE (RfkNotifier, rfk_notifier, G_TYPE_OBJECT)
+
+static char *
+join_labels (GPtrArray *labels)
+{
+  g_ptr_array_add (labels, NULL);
+  /* TRANSLATORS: separates radio names in a list. */
+  return g_strjoinv (_(", "), (char **) labels->pdata);
+}
+
+static void
+show_pending (RfkNotifier *self)
+{
+  g_autoptr(GPtrArray) off = g_ptr_array_new ();
+  g_autoptr(GPtrArray) on = g_ptr_array_new ();
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const char *summary;
+  const char *icon;
+
+  for (guint i = 0; i < self->pending_order->len; i++)
+    {
+      const char *label = g_ptr_array_index (self->pending_order, i);
+
+      if (GPOINTER_TO_INT (g_hash_table_lookup (self->pending, label)))
+        g_ptr_array_add (off, (gpointer) label);
+      else
+        g_ptr_array_add (on, (gpointer) label);
+    }
+
+  if (off->len > 0 && on->len == 0)
+    {
+      summary = _("Hardware switch: radios off");
+      icon = "network-wireless-hardware-disabled-symbolic";
+    }
+  else if (on->len > 0 && off->len == 0)
+    {
+      summary = _("Hardware switch: radios on");
+      icon = "network-wireless-symbolic";
+    }
+  else
+    {
+      summary = _("Hardware switch changed");
+      icon = "network-wireless-hardware-disabled-symbolic";
+    }
+
+  if (off->len > 0)
+    {
+      g_autofree char *list = join_labels (off);
+      /* TRANSLATORS: %s lists radios, e.g. "Wi-Fi (phy0), Bluetooth (hci0)". */
+      g_string_append_printf (body, _("Turned off: %s"), list);
+    }
+  if (on->len > 0)
+    {
+      g_autofree char *list = join_labels (on);
+      if (body->len > 0)
+        g_string_append_c (body, '\n');
+      /* TRANSLATORS: %s lists radios, e.g. "Wi-Fi (phy0), Bluetooth (hci0)". */
+      g_string_append_printf (body, _("Turned on: %s"), list);
+    }
+
+  if (self->notification == NULL)
+    {
+      self->notification = notify_notification_new (summary, body->str, icon);
+      notify_notification_set_category (self->notification, "device");
+      notify_notification_set_hint (self->notification, "desktop-entry",
+                                    g_variant_new_string (APP_ID));
+    }
+  else
+    {
+      /* Same object: libnotify sends its id as replaces_id. */
+      notify_notification_update (self->notification, summary, body->str, icon);
+    }
+
+  if (!notify_notification_show (self->notification, &error))
+    g_warning ("Cannot show notification: %s", error->message);
+}
+
+static gboolean
+collect_done (gpointer user_data)
+{
+  RfkNotifier *self = user_data;
+
+  self->collect_id = 0;
+  if (self->pending_order->len > 0 &&
+      g_settings_get_boolean (self->settings, "notifications"))
+    show_pending (self);
+  g_hash_table_remove_all (self->pending);
+  g_ptr_array_set_size (self->pending_order, 0);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
+                            gboolean hard, RfkNotifier *self)
+{
+  g_autofree char *label = NULL;
+
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+
+  label = rfk_radio_label (device);
+  if (g_hash_table_contains (self->pending, label))
+    {
+      /* Flipped twice within the window: the last state wins, and
+       * g_hash_table_insert() keeps the stored key. */
+      g_hash_table_insert (self->pending, label, GINT_TO_POINTER (hard));
+    }
+  else
+    {
+      char *owned = g_steal_pointer (&label);
+
+      g_ptr_array_add (self->pending_order, owned);
+      g_hash_table_insert (self->pending, owned, GINT_TO_POINTER (hard));
+    }
+
+  if (self->collect_id == 0)
+    self->collect_id = g_timeout_add (COLLECT_MS, collect_done, self);
+}
+
+static void
+rfk_notifier_dispose (GObject *object)
+{
+  RfkNotifier *self = RFK_NOTIFIER (object);
+
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  g_clear_handle_id (&self->collect_id, g_source_remove);
+  g_clear_object (&self->notification);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->manager);
+  G_OBJECT_CLASS (rfk_notifier_parent_class)->dispose (object);
+}
+
+static void
+rfk_notifier_finalize (GObject *object)
+{
+  RfkNotifier *self = RFK_NOTIFIER (object);
+
+  g_hash_table_unref (self->pending);
+  g_ptr_array_unref (self->pending_order);
+  G_OBJECT_CLASS (rfk_notifier_parent_class)->finalize (object);
+}
+
+static void
+rfk_notifier_class_init (RfkNotifierClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_notifier_dispose;
+  G_OBJECT_CLASS (klass)->finalize = rfk_notifier_finalize;
+}
+
+static void
+rfk_notifier_init (RfkNotifier *self)
+{
+  /* The array owns the labels; the table borrows them as keys. */
+  self->pending_order = g_ptr_array_new_with_free_func (g_free);
+  self->pending = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+RfkNotifier *
+rfk_notifier_new (RfkManager *manager, GSettings *settings)
+{
+  RfkNotifier *self = g_object_new (RFK_TYPE_NOTIFIER, NULL);
+
+  self->manager = g_object_ref (manager);
+  self->settings = g_object_ref (settings);
+  if (!notify_is_initted ())
+    notify_init (g_get_application_name ());
+  g_signal_connect (manager, "hardware-switch-changed",
+                    G_CALLBACK (on_hardware_switch_changed), self);
+  return self;
+}

@@ -1,0 +1,21 @@
+/*
+ * rfk-notifier.h: desktop notifications when a hardware switch blocks or
+ * unblocks radios.  Our own soft changes never notify.  Radios flipped by
+ * one switch are named in one notification, and a later flip replaces the
+ * earlier notification instead of stacking a new one.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rfk-manager.h"
+
+G_BEGIN_DECLS
+
+#define RFK_TYPE_NOTIFIER (rfk_notifier_get_type ())
+G_DECLARE_FINAL_TYPE (RfkNotifier, rfk_notifier, RFK, NOTIFIER, GObject)
+
+/* settings: the application's GSettings ("notifications" key). */
+RfkNotifier *rfk_notifier_new (RfkManager *manager, GSettings *settings);
+
+G_END_DECLS

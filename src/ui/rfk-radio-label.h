@@ -1,0 +1,14 @@
+/* rfk-radio-label.h: how the applet names a radio to the user. */
+#pragma once
+
+#include "rfk-device.h"
+
+G_BEGIN_DECLS
+
+/* "Wi-Fi (phy0)": the translated type label and the kernel name. */
+char *rfk_radio_label (const RfkDevice *device);
+
+/* The menu text: the radio label, plus why it is hard-blocked if it is. */
+char *rfk_radio_menu_label (const RfkDevice *device);
+
+G_END_DECLS

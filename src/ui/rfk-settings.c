@@ -1,0 +1,202 @@
+/* rfk-settings.c: GSettings keys applied to the manager and the LEDs. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-settings.h"
+
+struct _RfkSettings
+{
+  GObject parent_instance;
+
+  RfkManager *manager;       /* owned */
+  GSettings *settings;       /* owned */
+  RfkLedController *leds;    /* owned */
+  char *led_error;           /* why the chosen rule is not in force */
+};
+
+G_DEFINE_FINAL_TYPE (RfkSettings, rfk_settings, G_TYPE_OBJECT)
+
+enum { SIGNAL_LED_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+guint32
+rfk_settings_types_to_mask (const char *const *types)
+{
+  guint32 mask = 0;
+
+  for (gsize i = 0; types != NULL && types[i] != NULL; i++)
+    {
+      RfkType type;
+
+      if (g_str_equal (types[i], "all"))
+        return G_MAXUINT32;
+      if (rfk_type_from_string (types[i], &type) && type != RFK_TYPE_ALL)
+        mask |= 1u << type;
+    }
+  return mask != 0 ? mask : G_MAXUINT32;
+}
+
+static void
+apply_airplane_types (RfkSettings *self)
+{
+  g_auto(GStrv) types = g_settings_get_strv (self->settings,
+                                             "airplane-radio-types");
+
+  rfk_manager_set_airplane_types (self->manager,
+                                  rfk_settings_types_to_mask ((const char *const *) types));
+}
+
+static gboolean
+apply_led_rule (RfkSettings *self, GError **error)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "led-rule");
+  g_autoptr(GError) local_error = NULL;
+  RfkLedRule rule;
+
+  if (!rfk_led_rule_from_string (name, &rule))
+    {
+      g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Unknown airplane-mode light rule “%s”"), name);
+    }
+  else if (rule != rfk_led_controller_get_rule (self->leds) ||
+           self->led_error != NULL)
+    {
+      rfk_led_controller_set_rule (self->leds, rule, &local_error);
+    }
+
+  g_clear_pointer (&self->led_error, g_free);
+  if (local_error != NULL)
+    self->led_error = g_strdup (local_error->message);
+  g_signal_emit (self, signals[SIGNAL_LED_CHANGED], 0);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_settings_changed (GSettings *settings, const char *key, RfkSettings *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (key, "airplane-radio-types"))
+    apply_airplane_types (self);
+  else if (g_str_equal (key, "led-rule") && !apply_led_rule (self, &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+on_manager_state_changed (RfkManager *manager, RfkSettings *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The device may appear after we started: try the chosen rule again. */
+  if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY &&
+      self->led_error != NULL && !apply_led_rule (self, &error))
+    g_debug ("%s", error->message);
+}
+
+gboolean
+rfk_settings_choose_led_rule (RfkSettings *self, RfkLedRule rule,
+                              GError **error)
+{
+  g_return_val_if_fail (RFK_IS_SETTINGS (self), FALSE);
+  g_return_val_if_fail (rule < RFK_LED_RULE_COUNT, FALSE);
+
+  /* Setting the key only fires "changed" when the value differs; apply
+   * directly so choosing the same rule again retries it. */
+  g_signal_handlers_block_by_func (self->settings, on_settings_changed, self);
+  g_settings_set_string (self->settings, "led-rule",
+                         rfk_led_rule_to_string (rule));
+  g_signal_handlers_unblock_by_func (self->settings, on_settings_changed, self);
+  return apply_led_rule (self, error);
+}
+
+const char *
+rfk_settings_get_led_error (RfkSettings *self)
+{
+  return self->led_error;
+}
+
+GSettings *
+rfk_settings_get_gsettings (RfkSettings *self)
+{
+  return self->settings;
+}
+
+RfkLedController *
+rfk_settings_get_led_controller (RfkSettings *self)
+{
+  return self->leds;
+}
+
+static void
+rfk_settings_dispose (GObject *object)
+{
+  RfkSettings *self = RFK_SETTINGS (object);
+
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->leds);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->manager);
+  g_clear_pointer (&self->led_error, g_free);
+  G_OBJECT_CLASS (rfk_settings_parent_class)->dispose (object);
+}
+
+static void
+rfk_settings_class_init (RfkSettingsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_settings_dispose;
+  signals[SIGNAL_LED_CHANGED] =
+    g_signal_new ("led-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+rfk_settings_init (RfkSettings *self)
+{
+}
+
+RfkSettings *
+rfk_settings_new (RfkManager *manager, GError **error)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GError) led_error = NULL;
+  RfkSettings *self;
+
+  g_return_val_if_fail (RFK_IS_MANAGER (manager), NULL);
+
+  /* g_settings_new() aborts on a missing schema; say what is missing. */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("GSettings schema %s is not installed (install the "
+                     "applet, or set GSETTINGS_SCHEMA_DIR)"), APP_ID);
+      return NULL;
+    }
+
+  self = g_object_new (RFK_TYPE_SETTINGS, NULL);
+  self->manager = g_object_ref (manager);
+  self->settings = g_settings_new_full (schema, NULL, NULL);
+  self->leds = rfk_led_controller_new (manager);
+
+  g_signal_connect (self->settings, "changed",
+                    G_CALLBACK (on_settings_changed), self);
+  g_signal_connect (manager, "state-changed",
+                    G_CALLBACK (on_manager_state_changed), self);
+  apply_airplane_types (self);
+  if (!apply_led_rule (self, &led_error))
+    g_debug ("%s", led_error->message);
+
+  return self;
+}
