@@ -17,11 +17,13 @@ connects to that socket and
     SYSFS_ROOT/rfkillN/name before the ADD that needs them, for
     RFKILL_SYSFS_ROOT.
 
-A socket write cannot fail with the guest's errno, so the bridge reports a
-failed write as a 4-byte packet: the errno as a little-endian u32 (shorter
-than any rfkill event, which readers already count and ignore).  The next
-packet of a client is only written after the guest answered the previous
-one, which keeps the kernel's ordering.
+A socket write cannot fail with the guest's errno, so the bridge answers
+every client packet, in order, with the status packet that src/core's
+socket transport expects (rfk-protocol.h): u8 0xff, u8 'S', u16 errno
+(little endian, 0 = success), shorter than any event so plain readers skip
+it.  The status is sent from the thread that reads the guest's frames, in
+the order they came, so a client sees the status of a write before the
+events the write caused, as a local /dev/rfkill writer would.
 
 Standalone use (e.g. to try the applet against a VM by hand):
   rfkill_bridge.py --qemu-socket relay.sock --listen rfkill.sock \
@@ -40,6 +42,7 @@ import threading
 import time
 
 PROTO_VERSION = 1
+RELAY_PORT = "rfkill"          # virtio-serial port name (RELAY_PORT_NAME)
 MAX_PAYLOAD = 255
 MAX_CHANNELS = 16
 ACK_HEADER = 9
@@ -55,6 +58,18 @@ OP_INDICATOR_ACQUIRE, OP_INDICATOR_CHANGE = 4, 5
 
 class RelayError(Exception):
     pass
+
+
+def status_packet(err):
+    """The answer to one client packet (src/core/rfk-protocol.h)."""
+    return struct.pack("<BBH", 0xFF, ord("S"), err)
+
+
+def parse_status(data):
+    """errno of a status packet, or None if data is not one."""
+    if len(data) == 4 and data[0] == 0xFF and data[1] == ord("S"):
+        return struct.unpack_from("<H", data, 2)[0]
+    return None
 
 
 def encode_event(idx, type_, op, soft=0, hard=0):
@@ -418,12 +433,16 @@ class Bridge:
                 ch.close()
             self.log(f"bridge: channel {ch.chan} closed")
             return
-        err = ch.write(data)
-        if err:
+        def done(err, result, data):
             try:
-                sock.send(struct.pack("<I", err))
+                sock.send(status_packet(err))
             except OSError:
                 pass
+
+        try:
+            ch.write_async(data, done)
+        except RelayError as err:
+            self.log(f"bridge: {err}")
 
 
 def main():
