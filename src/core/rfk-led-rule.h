@@ -47,5 +47,13 @@ gboolean rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
                                       GError **error);
 RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
 RfkIndicatorStatus rfk_led_controller_get_status (RfkLedController *self);
+/* Why the last set_rule() or re-acquire failed; NULL when fine. */
+const GError *rfk_led_controller_get_error (RfkLedController *self);
+
+/*
+ * Signals:
+ *  "status-changed" ()  rule, status or error changed (e.g. the device
+ *                       went away and came back, ownership was lost)
+ */
 
 G_END_DECLS

@@ -71,6 +71,17 @@ guint32 rfk_manager_get_airplane_types (RfkManager *self);
 /* TRUE while any radio is hard-blocked by a switch (SIGNAL reason). */
 gboolean rfk_manager_get_hardware_blocked (RfkManager *self);
 
+/* Counters of what the reader dropped, for diagnostics and tests. */
+typedef struct {
+  guint64 events;      /* events decoded and applied */
+  guint64 short_reads; /* reads shorter than the V1 event: ignored */
+  guint64 unknown_ops; /* ops we do not know: ignored */
+} RfkManagerStats;
+void rfk_manager_get_stats (RfkManager *self, RfkManagerStats *out_stats);
+
+/* All types, including numbers newer than this program knows. */
+#define RFK_AIRPLANE_TYPES_ALL G_MAXUINT32
+
 /* Last airplane-mode indicator state the kernel announced (op 5 event);
  * FALSE until one arrives.  Ownership lives in rfk-led-rule.h. */
 gboolean rfk_manager_get_indicator (RfkManager *self);

@@ -1,0 +1,44 @@
+/*
+ * rfk-airplane-store.h: what airplane mode must restore, on disk.
+ *
+ * Turning airplane mode on records every counted radio's soft state,
+ * keyed by "type:name" (rfk_device_dup_key) so a radio re-added under a
+ * new kernel index is still recognised.  The file lives in
+ * $XDG_STATE_HOME/rfkill-applet/ so the CLI and the applet share it and it
+ * survives restarts and crashes.  It is re-read for every decision, never
+ * cached, because another process may have changed it.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean active;      /* airplane mode was turned on by us */
+  GHashTable *radios;   /* char *key -> GINT_TO_POINTER (soft_before + 1) */
+} RfkAirplaneStore;
+
+/* $XDG_STATE_HOME/rfkill-applet/airplane-mode.ini, read each call. */
+char *rfk_airplane_store_dup_path (void);
+
+RfkAirplaneStore *rfk_airplane_store_new (void);
+void rfk_airplane_store_free (RfkAirplaneStore *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkAirplaneStore, rfk_airplane_store_free)
+
+/* A missing file is an empty store.  An unreadable or corrupt one is an
+ * error naming the path; callers then act as if it were empty. */
+RfkAirplaneStore *rfk_airplane_store_load (GError **error);
+/* Atomic (write temp file + rename). */
+gboolean rfk_airplane_store_save (const RfkAirplaneStore *store,
+                                  GError **error);
+
+void rfk_airplane_store_remember (RfkAirplaneStore *store, const char *key,
+                                  gboolean soft_blocked);
+/* FALSE if the radio is not remembered. */
+gboolean rfk_airplane_store_lookup (const RfkAirplaneStore *store,
+                                    const char *key,
+                                    gboolean *out_soft_blocked);
+void rfk_airplane_store_clear (RfkAirplaneStore *store);
+
+G_END_DECLS

@@ -1,0 +1,99 @@
+/* rfk-device.c: radio types, names and labels, driven by one table. */
+#include "config.h"
+
+#include "rfk-device.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-protocol.h"
+
+typedef struct {
+  const char *name;      /* as util-linux rfkill prints it */
+  const char *aliases[3];
+  const char *label;     /* translatable */
+} RfkTypeInfo;
+
+/* Index = kernel type number.  Adding a type is one line. */
+static const RfkTypeInfo type_table[RFK_TYPE_COUNT] = {
+  [RFK_TYPE_ALL] = { "all", { NULL }, N_("All radios") },
+  [RFK_TYPE_WLAN] = { "wlan", { "wifi", "wi-fi", NULL }, N_("Wi-Fi") },
+  [RFK_TYPE_BLUETOOTH] = { "bluetooth", { "bt", NULL }, N_("Bluetooth") },
+  [RFK_TYPE_UWB] = { "uwb", { "ultrawideband", NULL }, N_("Ultra-wideband") },
+  [RFK_TYPE_WIMAX] = { "wimax", { NULL }, N_("WiMAX") },
+  [RFK_TYPE_WWAN] = { "wwan", { "mobile", NULL }, N_("Mobile broadband") },
+  [RFK_TYPE_GPS] = { "gps", { NULL }, N_("GPS") },
+  [RFK_TYPE_FM] = { "fm", { NULL }, N_("FM radio") },
+  [RFK_TYPE_NFC] = { "nfc", { NULL }, N_("NFC") },
+};
+
+gboolean
+rfk_device_is_blocked (const RfkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+  return device->soft || device->hard;
+}
+
+char *
+rfk_device_dup_key (const RfkDevice *device)
+{
+  const char *type;
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  type = rfk_type_to_string (device->type);
+  if (type != NULL)
+    return g_strdup_printf ("%s:%s", type, device->name);
+  return g_strdup_printf ("type%u:%s", device->type, device->name);
+}
+
+const char *
+rfk_type_to_string (guint type)
+{
+  return type < RFK_TYPE_COUNT ? type_table[type].name : NULL;
+}
+
+gboolean
+rfk_type_from_string (const char *string, RfkType *out_type)
+{
+  g_return_val_if_fail (string != NULL, FALSE);
+
+  for (guint t = 0; t < RFK_TYPE_COUNT; t++)
+    {
+      const RfkTypeInfo *info = &type_table[t];
+
+      if (g_ascii_strcasecmp (string, info->name) == 0)
+        goto found;
+      for (guint a = 0; info->aliases[a] != NULL; a++)
+        if (g_ascii_strcasecmp (string, info->aliases[a]) == 0)
+          goto found;
+      continue;
+found:
+      if (out_type)
+        *out_type = (RfkType) t;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+const char *
+rfk_type_to_label (guint type)
+{
+  if (type < RFK_TYPE_COUNT)
+    return _(type_table[type].label);
+  return _("Unknown radio");
+}
+
+char *
+rfk_hard_reasons_to_label (guint8 reasons)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+
+  if (reasons & RFK_HARD_BLOCK_SIGNAL)
+    g_ptr_array_add (parts, (gpointer) _("hardware switch"));
+  if (reasons & RFK_HARD_BLOCK_NOT_OWNER)
+    g_ptr_array_add (parts, (gpointer) _("not owner"));
+  if (reasons & ~(RFK_HARD_BLOCK_SIGNAL | RFK_HARD_BLOCK_NOT_OWNER))
+    g_ptr_array_add (parts, (gpointer) _("unknown reason"));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}

@@ -1,0 +1,424 @@
+/*
+ * rfk-led-rule.c: drive the kernel's airplane-mode indicator by a rule.
+ *
+ * The controller has its own fd because ownership of the indicator is per
+ * open file in the kernel: closing it is the documented way to hand the
+ * LED back to the kernel's default rule, and it must not take the
+ * manager's event stream down with it.
+ */
+#include "config.h"
+
+#include "rfk-led-rule.h"
+
+#include <errno.h>
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "rfk-event.h"
+#include "rfk-transport.h"
+
+/* A socket peer answers ACQUIRE with a status packet; wait this long. */
+#define STATUS_TIMEOUT_MS 2000
+
+struct _RfkLedController
+{
+  GObject parent_instance;
+
+  RfkManager *manager;
+  RfkLedRule rule;
+  RfkIndicatorStatus status;
+  GError *error;
+
+  int fd;                 /* our own connection; -1 with rule KERNEL */
+  gboolean is_socket;
+  guint read_source;
+  gboolean written;       /* last_value is valid */
+  gboolean last_value;    /* what we last asked the kernel for */
+};
+
+enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (RfkLedController, rfk_led_controller, G_TYPE_OBJECT)
+
+static const char *const rule_names[RFK_LED_RULE_COUNT] = {
+  [RFK_LED_RULE_KERNEL] = "kernel",
+  [RFK_LED_RULE_AIRPLANE_MODE] = "airplane-mode",
+  [RFK_LED_RULE_WLAN_BLOCKED] = "wlan-blocked",
+  [RFK_LED_RULE_HARDWARE_SWITCH] = "hardware-switch",
+  [RFK_LED_RULE_NEVER] = "never",
+};
+
+const char *
+rfk_led_rule_to_string (RfkLedRule rule)
+{
+  return rule < RFK_LED_RULE_COUNT ? rule_names[rule] : NULL;
+}
+
+gboolean
+rfk_led_rule_from_string (const char *string, RfkLedRule *out_rule)
+{
+  for (guint i = 0; string != NULL && i < RFK_LED_RULE_COUNT; i++)
+    if (g_str_equal (string, rule_names[i]))
+      {
+        if (out_rule)
+          *out_rule = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* At least one radio (of type, or any with RFK_TYPE_ALL), all blocked. */
+static gboolean
+all_blocked (RfkManager *manager, guint type)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+  guint seen = 0;
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (type != RFK_TYPE_ALL && device->type != type)
+        continue;
+      seen++;
+      if (!rfk_device_is_blocked (device))
+        return FALSE;
+    }
+  return seen > 0;
+}
+
+gboolean
+rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (manager), FALSE);
+
+  switch (rule)
+    {
+    case RFK_LED_RULE_KERNEL:
+      return all_blocked (manager, RFK_TYPE_ALL);
+    case RFK_LED_RULE_AIRPLANE_MODE:
+      return rfk_manager_get_airplane_mode (manager);
+    case RFK_LED_RULE_WLAN_BLOCKED:
+      return all_blocked (manager, RFK_TYPE_WLAN);
+    case RFK_LED_RULE_HARDWARE_SWITCH:
+      return rfk_manager_get_hardware_blocked (manager);
+    case RFK_LED_RULE_NEVER:
+    case RFK_LED_RULE_COUNT:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+set_status (RfkLedController *self, RfkIndicatorStatus status,
+            GError *error)
+{
+  g_clear_error (&self->error);
+  self->error = error;
+  self->status = status;
+  g_signal_emit (self, signals[SIGNAL_STATUS_CHANGED], 0);
+}
+
+static void
+close_fd (RfkLedController *self)
+{
+  g_clear_handle_id (&self->read_source, g_source_remove);
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+  self->written = FALSE;
+}
+
+static GError *
+indicator_error (RfkLedController *self, int err)
+{
+  const char *path = rfk_manager_get_device_path (self->manager);
+
+  if (err == EINVAL)
+    return g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                        _("The running kernel cannot hand the airplane-mode "
+                          "LED to programs (%s rejects the indicator "
+                          "operations); install the rfkill-airplane DKMS "
+                          "package to get this feature"), path);
+  if (err == EACCES)
+    return g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
+                        _("Another program controls the airplane-mode LED "
+                          "through %s"), path);
+  return rfk_transport_error_new (path, "write to", err);
+}
+
+static RfkIndicatorStatus
+status_for_errno (int err)
+{
+  if (err == EINVAL)
+    return RFK_INDICATOR_UNSUPPORTED;
+  if (err == EACCES)
+    return RFK_INDICATOR_BUSY;
+  return RFK_INDICATOR_UNKNOWN;
+}
+
+/* Our fd gets every event too.  Read them so the kernel's queue stays
+ * empty; status packets tell us about refused LED changes. */
+static gboolean
+readable_cb (int fd, GIOCondition condition, gpointer user_data)
+{
+  RfkLedController *self = user_data;
+  guint8 buf[RFK_EVENT_SIZE_MAX];
+  gssize n;
+  int err;
+
+  while ((n = rfk_transport_read (fd, buf)) > 0)
+    if (self->is_socket && rfk_status_decode (buf, n, &err) && err != 0)
+      {
+        self->read_source = 0;
+        close_fd (self);
+        set_status (self, status_for_errno (err), indicator_error (self, err));
+        return G_SOURCE_REMOVE;
+      }
+
+  if (n == 0 || (n < 0 && errno != EAGAIN) || (condition & G_IO_HUP))
+    {
+      /* The device went away; the manager tells us when it is back. */
+      self->read_source = 0;
+      close_fd (self);
+      set_status (self, RFK_INDICATOR_UNKNOWN,
+                  g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED,
+                               _("%s was closed"),
+                               rfk_manager_get_device_path (self->manager)));
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Sockets cannot fail a write(); wait for the peer's status packet. */
+static int
+wait_status (RfkLedController *self)
+{
+  gint64 deadline = g_get_monotonic_time () + STATUS_TIMEOUT_MS * 1000;
+  guint8 buf[RFK_EVENT_SIZE_MAX];
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+      gssize n;
+      int err;
+
+      if (left <= 0)
+        return ETIMEDOUT;
+      if (poll (&pfd, 1, (int) left) < 0 && errno != EINTR)
+        return errno;
+      while ((n = rfk_transport_read (self->fd, buf)) > 0)
+        if (rfk_status_decode (buf, n, &err))
+          return err;
+      if (n == 0)
+        return ECONNRESET;
+      if (errno != EAGAIN)
+        return errno;
+    }
+}
+
+/* Returns the errno of the operation, 0 on success. */
+static int
+write_op (RfkLedController *self, const RfkEvent *event, gboolean sync)
+{
+  const char *path = rfk_manager_get_device_path (self->manager);
+  g_autoptr (GError) local_error = NULL;
+
+  if (!rfk_transport_write (self->fd, path, event, &local_error))
+    return errno;
+  if (self->is_socket && sync)
+    return wait_status (self);
+  return 0;
+}
+
+static void
+push_value (RfkLedController *self)
+{
+  gboolean value;
+  RfkEvent event;
+  int err;
+
+  if (self->status != RFK_INDICATOR_OWNED)
+    return;
+  value = rfk_led_rule_evaluate (self->rule, self->manager);
+  /* Only real changes: no flapping, no redundant writes. */
+  if (self->written && value == self->last_value)
+    return;
+  event = rfk_event_indicator_change (value);
+  err = write_op (self, &event, FALSE);
+  if (err != 0)
+    {
+      close_fd (self);
+      set_status (self, status_for_errno (err), indicator_error (self, err));
+      return;
+    }
+  self->written = TRUE;
+  self->last_value = value;
+}
+
+static gboolean
+acquire (RfkLedController *self, GError **error)
+{
+  const char *path = rfk_manager_get_device_path (self->manager);
+  RfkEvent event = rfk_event_indicator_acquire ();
+  int fd, err = 0;
+
+  fd = rfk_transport_open (path, &self->is_socket, error);
+  if (fd < 0)
+    return FALSE;
+  self->fd = fd;
+  err = write_op (self, &event, TRUE);
+  if (err != 0)
+    {
+      GError *reason = indicator_error (self, err);
+
+      close_fd (self);
+      set_status (self, status_for_errno (err), g_error_copy (reason));
+      g_propagate_error (error, reason);
+      return FALSE;
+    }
+  self->read_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                     readable_cb, self);
+  set_status (self, RFK_INDICATOR_OWNED, NULL);
+  return TRUE;
+}
+
+gboolean
+rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
+                             GError **error)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (rule < RFK_LED_RULE_COUNT, FALSE);
+
+  if (rule == RFK_LED_RULE_KERNEL)
+    {
+      close_fd (self);  /* the kernel takes over again */
+      self->rule = rule;
+      set_status (self, RFK_INDICATOR_UNKNOWN, NULL);
+      return TRUE;
+    }
+
+  if (self->fd < 0 && !acquire (self, error))
+    return FALSE;  /* previous rule stays in force */
+
+  self->rule = rule;
+  self->written = FALSE;
+  push_value (self);
+  if (self->status != RFK_INDICATOR_OWNED)
+    {
+      if (self->error != NULL)
+        g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+RfkLedRule
+rfk_led_controller_get_rule (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_LED_RULE_KERNEL);
+  return self->rule;
+}
+
+RfkIndicatorStatus
+rfk_led_controller_get_status (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_INDICATOR_UNKNOWN);
+  return self->status;
+}
+
+const GError *
+rfk_led_controller_get_error (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), NULL);
+  return self->error;
+}
+
+static void
+model_changed_cb (RfkLedController *self)
+{
+  push_value (self);
+}
+
+static void
+manager_state_cb (RfkManager *manager, RfkLedController *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* The device came back: take the LED again for the user's rule. */
+  if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY
+      && self->rule != RFK_LED_RULE_KERNEL && self->fd < 0
+      && self->status == RFK_INDICATOR_UNKNOWN)
+    {
+      if (acquire (self, &error))
+        push_value (self);
+    }
+}
+
+static void
+rfk_led_controller_dispose (GObject *object)
+{
+  RfkLedController *self = RFK_LED_CONTROLLER (object);
+
+  close_fd (self);
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  g_clear_object (&self->manager);
+  G_OBJECT_CLASS (rfk_led_controller_parent_class)->dispose (object);
+}
+
+static void
+rfk_led_controller_finalize (GObject *object)
+{
+  RfkLedController *self = RFK_LED_CONTROLLER (object);
+
+  g_clear_error (&self->error);
+  G_OBJECT_CLASS (rfk_led_controller_parent_class)->finalize (object);
+}
+
+static void
+rfk_led_controller_class_init (RfkLedControllerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rfk_led_controller_dispose;
+  object_class->finalize = rfk_led_controller_finalize;
+
+  signals[SIGNAL_STATUS_CHANGED] =
+    g_signal_new ("status-changed", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+rfk_led_controller_init (RfkLedController *self)
+{
+  self->fd = -1;
+  self->rule = RFK_LED_RULE_KERNEL;
+}
+
+RfkLedController *
+rfk_led_controller_new (RfkManager *manager)
+{
+  RfkLedController *self;
+  static const char *const model_signals[] = {
+    "device-added", "device-removed", "device-changed",
+    "airplane-mode-changed",
+  };
+
+  g_return_val_if_fail (RFK_IS_MANAGER (manager), NULL);
+
+  self = g_object_new (RFK_TYPE_LED_CONTROLLER, NULL);
+  self->manager = g_object_ref (manager);
+  /* After the manager's own handlers, so derived state is current. */
+  for (guint i = 0; i < G_N_ELEMENTS (model_signals); i++)
+    g_signal_connect_object (manager, model_signals[i],
+                             G_CALLBACK (model_changed_cb), self,
+                             G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (manager, "state-changed",
+                           G_CALLBACK (manager_state_cb), self, 0);
+  return self;
+}

@@ -1,0 +1,17 @@
+/*
+ * rfk-manager-private.h: entry points for the fuzzer and the benchmark,
+ * which drive the model without a device.  Not for the UI.
+ */
+#pragma once
+
+#include "rfk-manager.h"
+
+G_BEGIN_DECLS
+
+/* Processes one read()/packet exactly as if it came from the device. */
+void rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len);
+
+/* Marks the manager READY without a device (initial ADDs are over). */
+void rfk_manager_feed_ready (RfkManager *self);
+
+G_END_DECLS

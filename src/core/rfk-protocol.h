@@ -1,0 +1,65 @@
+/*
+ * rfk-protocol.h: every number of the /dev/rfkill protocol we rely on.
+ *
+ * Defined here on purpose: the system <linux/rfkill.h> of an older
+ * distribution may lack the extended event, the ioctls or the hard-block
+ * reasons, and it never has our airplane-mode indicator ops.  The
+ * indicator numbers come from the header shared with the kernel module.
+ */
+#pragma once
+
+#include <glib.h>
+#include <sys/ioctl.h>
+
+#include "rfkill-airplane.h"
+
+G_BEGIN_DECLS
+
+/* enum rfkill_operation */
+typedef enum {
+  RFK_OP_ADD = 0,
+  RFK_OP_DEL = 1,
+  RFK_OP_CHANGE = 2,
+  RFK_OP_CHANGE_ALL = 3,
+  RFK_OP_INDICATOR_ACQUIRE = RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE,
+  RFK_OP_INDICATOR_CHANGE = RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE,
+} RfkOp;
+
+/*
+ * Wire layout (host endian, packed):
+ *   u32 idx | u8 type | u8 op | u8 soft | u8 hard | u8 hard_block_reasons
+ * V1 kernels stop after "hard"; newer ones append fields, so a reader
+ * must accept any size >= V1 and ignore what it does not know.
+ */
+#define RFK_EVENT_SIZE_V1  8
+#define RFK_EVENT_SIZE_EXT 9
+/* Largest read we do; a bigger packet is truncated to this, harmlessly. */
+#define RFK_EVENT_SIZE_MAX 64
+
+/* The kernel accepts writes of at least V1 - 1 bytes ("hard" optional). */
+#define RFK_WRITE_SIZE_MIN (RFK_EVENT_SIZE_V1 - 1)
+
+/* enum rfkill_hard_block_reasons, mirrored by RfkHardReason. */
+#define RFK_HARD_BLOCK_SIGNAL    (1 << 0)
+#define RFK_HARD_BLOCK_NOT_OWNER (1 << 1)
+
+/* ioctls on /dev/rfkill */
+#define RFK_IOC_MAGIC       'R'
+#define RFK_IOC_NOINPUT     1
+#define RFK_IOC_MAX_SIZE    2
+#define RFK_IOCTL_NOINPUT   _IO (RFK_IOC_MAGIC, RFK_IOC_NOINPUT)
+#define RFK_IOCTL_MAX_SIZE  _IOW (RFK_IOC_MAGIC, RFK_IOC_MAX_SIZE, guint32)
+
+/*
+ * Socket transport (our extension, for tests and VM relays): a
+ * SOCK_SEQPACKET unix socket where one packet is one event, both ways.
+ * write(2) on /dev/rfkill returns an errno; a socket cannot, so the peer
+ * answers every packet we send, in order, with a status packet:
+ *   u8 0xff | u8 'S' | u16 errno (little endian, 0 = success)
+ * It is shorter than an event, so a plain event reader ignores it.
+ */
+#define RFK_STATUS_SIZE   4
+#define RFK_STATUS_MAGIC0 0xff
+#define RFK_STATUS_MAGIC1 'S'
+
+G_END_DECLS

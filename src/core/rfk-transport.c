@@ -1,0 +1,144 @@
+/* rfk-transport.c: fds on /dev/rfkill or on a SOCK_SEQPACKET socket. */
+#include "config.h"
+
+#include "rfk-transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+GError *
+rfk_transport_error_new (const char *path, const char *what, int err)
+{
+  GIOErrorEnum code = g_io_error_from_errno (err);
+
+  if (err == EACCES || err == EPERM)
+    return g_error_new (G_IO_ERROR, code,
+                        _("Cannot %s %s: %s. Access to %s is normally "
+                          "granted to the logged-in user by the udev "
+                          "“uaccess” rule for /dev/rfkill (systemd’s "
+                          "70-uaccess.rules); check that it is installed "
+                          "and that you are on an active local session."),
+                        what, path, g_strerror (err), path);
+  return g_error_new (G_IO_ERROR, code, _("Cannot %s %s: %s"), what, path,
+                      g_strerror (err));
+}
+
+static int
+connect_socket (const char *path, GError **error)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd;
+
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG,
+                   _("Cannot connect to %s: the socket path is too long"),
+                   path);
+      return -1;
+    }
+  strcpy (addr.sun_path, path);
+
+  fd = socket (AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      g_propagate_error (error, rfk_transport_error_new (path, "connect to",
+                                                         errno));
+      return -1;
+    }
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      g_propagate_error (error, rfk_transport_error_new (path, "connect to",
+                                                         saved_errno));
+      return -1;
+    }
+  return fd;
+}
+
+int
+rfk_transport_open (const char *path, gboolean *out_is_socket,
+                    GError **error)
+{
+  struct stat st;
+  guint32 size = RFK_EVENT_SIZE_EXT;
+  int fd;
+
+  if (stat (path, &st) < 0)
+    {
+      g_propagate_error (error, rfk_transport_error_new (path, "open",
+                                                         errno));
+      return -1;
+    }
+
+  if (S_ISSOCK (st.st_mode))
+    {
+      if (out_is_socket)
+        *out_is_socket = TRUE;
+      return connect_socket (path, error);
+    }
+
+  if (out_is_socket)
+    *out_is_socket = FALSE;
+  fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    {
+      g_propagate_error (error, rfk_transport_error_new (path, "open",
+                                                         errno));
+      return -1;
+    }
+  /* Kernels before 5.11 answer ENOTTY/EINVAL and keep sending V1 events,
+   * which the decoder handles; nothing to report. */
+  (void) ioctl (fd, RFK_IOCTL_MAX_SIZE, &size);
+  return fd;
+}
+
+gssize
+rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX])
+{
+  gssize n;
+
+  do
+    n = read (fd, buf, RFK_EVENT_SIZE_MAX);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+gboolean
+rfk_transport_write (int fd, const char *path, const RfkEvent *event,
+                     GError **error)
+{
+  guint8 buf[RFK_EVENT_SIZE_V1];
+  gsize size = rfk_event_encode (event, buf);
+  gssize n;
+
+  do
+    n = write (fd, buf, size);
+  while (n < 0 && errno == EINTR);
+
+  if (n < 0)
+    {
+      int saved_errno = errno;
+
+      g_propagate_error (error, rfk_transport_error_new (path, "write to",
+                                                         saved_errno));
+      errno = saved_errno;
+      return FALSE;
+    }
+  if ((gsize) n < RFK_WRITE_SIZE_MIN)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Cannot write to %s: short write of %zd bytes"), path,
+                   n);
+      errno = EIO;
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,37 @@
+/*
+ * rfk-transport.h: opening and talking to /dev/rfkill or a socket that
+ * speaks the same protocol (see rfk-protocol.h).  Plain fds, no state,
+ * shared by the manager and the LED controller (which needs its own fd).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rfk-event.h"
+
+G_BEGIN_DECLS
+
+#define RFK_DEFAULT_DEVICE "/dev/rfkill"
+
+/*
+ * Opens path non-blocking and close-on-exec: a SOCK_SEQPACKET unix socket
+ * is connected to, anything else is opened read-write and asked for the
+ * extended event size.  Errors are G_IO_ERROR codes (NOT_FOUND,
+ * PERMISSION_DENIED, CONNECTION_REFUSED, …) with a message naming the
+ * path and, for EACCES, the udev rule that grants access.
+ */
+int rfk_transport_open (const char *path, gboolean *out_is_socket,
+                        GError **error);
+
+/* One read(); returns its size, 0 on end of file, -1 with errno set. */
+gssize rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX]);
+
+/* Writes one request.  On failure errno is kept and error names path. */
+gboolean rfk_transport_write (int fd, const char *path,
+                              const RfkEvent *event, GError **error);
+
+/* A GError for errno err while doing what ("open", "write") on path. */
+GError *rfk_transport_error_new (const char *path, const char *what,
+                                 int err);
+
+G_END_DECLS
