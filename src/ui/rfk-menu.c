@@ -279,6 +279,8 @@ sync_leds (RfkMenu *self)
     reason = _("Controlled by another program");
   else if (error != NULL)
     reason = error;
+  else if (rfk_led_controller_get_error (leds) != NULL)
+    reason = rfk_led_controller_get_error (leds)->message;
 
   for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
     {

@@ -4,7 +4,7 @@
  *   [x] Airplane mode
  *   ---------------------
  *   [x] Wi-Fi (phy0)          one check item per radio, by type then name
- *   [ ] Bluetooth (hci0) — blocked by hardware switch   (insensitive)
+ *   [ ] Bluetooth (hci0) — blocked: hardware switch   (insensitive)
  *   ---------------------
  *   Airplane-mode light  >    radio items, one per LED rule
  *   [x] Notifications         bound to GSettings

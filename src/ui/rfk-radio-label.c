@@ -30,6 +30,6 @@ rfk_radio_menu_label (const RfkDevice *device)
     return g_strdup_printf (_("%s — blocked"), label);
 
   /* TRANSLATORS: a hard-blocked radio and why, e.g.
-   * "Wi-Fi (phy0) — blocked by hardware switch". */
-  return g_strdup_printf (_("%s — blocked by %s"), label, reasons);
+   * "Wi-Fi (phy0) — blocked: hardware switch". */
+  return g_strdup_printf (_("%s — blocked: %s"), label, reasons);
 }

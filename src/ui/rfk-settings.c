@@ -100,6 +100,12 @@ on_manager_state_changed (RfkManager *manager, RfkSettings *self)
     g_debug ("%s", error->message);
 }
 
+static void
+on_leds_status_changed (RfkSettings *self)
+{
+  g_signal_emit (self, signals[SIGNAL_LED_CHANGED], 0);
+}
+
 gboolean
 rfk_settings_choose_led_rule (RfkSettings *self, RfkLedRule rule,
                               GError **error)
@@ -143,6 +149,8 @@ rfk_settings_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->leds != NULL)
+    g_signal_handlers_disconnect_by_data (self->leds, self);
   g_clear_object (&self->leds);
   g_clear_object (&self->settings);
   g_clear_object (&self->manager);
@@ -194,6 +202,9 @@ rfk_settings_new (RfkManager *manager, GError **error)
                     G_CALLBACK (on_settings_changed), self);
   g_signal_connect (manager, "state-changed",
                     G_CALLBACK (on_manager_state_changed), self);
+  /* Ownership can be lost or regained behind our back (device re-added). */
+  g_signal_connect_swapped (self->leds, "status-changed",
+                            G_CALLBACK (on_leds_status_changed), self);
   apply_airplane_types (self);
   if (!apply_led_rule (self, &led_error))
     g_debug ("%s", led_error->message);
