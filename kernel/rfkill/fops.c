@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
+ * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops.
+ */
+#include <linux/compat.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+struct rfkill_queued_event {
+	struct list_head	list;
+	struct rfkill_event_ext	ev;
+};
+
+struct rfkill_file {
+	struct list_head	list;		/* in rfkill_files; global mutex */
+
+	struct mutex		mtx;		/* guards events */
+	struct list_head	events;
+	wait_queue_head_t	read_wait;
+
+	/* owned by the file, set by ioctl under mtx */
+	bool			input_disabled;
+	u32			max_size;	/* bytes per read() event */
+};
+
+/* Open files; guarded by rfkill_global_mutex. */
+static LIST_HEAD(rfkill_files);
+
+static void rfkill_queue(struct rfkill_file *file,
+			 struct rfkill_queued_event *qev)
+{
+	mutex_lock(&file->mtx);
+	list_add_tail(&qev->list, &file->events);
+	mutex_unlock(&file->mtx);
+	wake_up_interruptible(&file->read_wait);
+}
+
+void rfkill_send_events_locked(struct rfkill *rfkill, enum rfkill_operation op)
+{
+	struct rfkill_queued_event *qev;
+	struct rfkill_file *file;
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	list_for_each_entry(file, &rfkill_files, list) {
+		qev = kzalloc(sizeof(*qev), GFP_KERNEL);
+		if (!qev)
+			continue;	/* an event lost, like in-tree */
+		rfkill_fill_event(&qev->ev, rfkill, op);
+		rfkill_queue(file, qev);
+	}
+}
+
+void rfkill_send_indicator_event_locked(bool state)
+{
+	struct rfkill_queued_event *qev;
+	struct rfkill_file *file;
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	list_for_each_entry(file, &rfkill_files, list) {
+		qev = kzalloc(sizeof(*qev), GFP_KERNEL);
+		if (!qev)
+			continue;
+		qev->ev.idx = 0;
+		qev->ev.type = RFKILL_TYPE_ALL;
+		qev->ev.op = RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE;
+		qev->ev.soft = state;
+		rfkill_queue(file, qev);
+	}
+}
+
+static void rfkill_free_events(struct rfkill_file *file)
+{
+	struct rfkill_queued_event *qev, *tmp;
+
+	list_for_each_entry_safe(qev, tmp, &file->events, list) {
+		list_del(&qev->list);
+		kfree(qev);
+	}
+}
+
+static int rfkill_queue_add_event(struct rfkill *rfkill, void *arg)
+{
+	struct rfkill_file *file = arg;
+	struct rfkill_queued_event *qev;
+
+	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
+	if (!qev)
+		return -ENOMEM;
+	rfkill_sync_locked(rfkill);
+	rfkill_fill_event(&qev->ev, rfkill, RFKILL_OP_ADD);
+	list_add_tail(&qev->list, &file->events);
+	return 0;
+}
+
+static int rfkill_fop_open(struct inode *inode, struct file *filp)
+{
+	struct rfkill_file *file;
+	int err;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return -ENOMEM;
+
+	INIT_LIST_HEAD(&file->events);
+	mutex_init(&file->mtx);
+	init_waitqueue_head(&file->read_wait);
+	file->max_size = RFKILL_EVENT_SIZE_V1;
+
+	/* An ADD event for every device, queued before anyone can read. */
+	mutex_lock(&rfkill_global_mutex);
+	err = rfkill_for_each_locked(rfkill_queue_add_event, file);
+	if (err)
+		goto err_unlock;
+	list_add(&file->list, &rfkill_files);
+	mutex_unlock(&rfkill_global_mutex);
+
+	filp->private_data = file;
+	return stream_open(inode, filp);
+
+err_unlock:
+	mutex_unlock(&rfkill_global_mutex);
+	rfkill_free_events(file);
+	mutex_destroy(&file->mtx);
+	kfree(file);
+	return err;
+}
+
+static __poll_t rfkill_fop_poll(struct file *filp, poll_table *wait)
+{
+	struct rfkill_file *file = filp->private_data;
+	__poll_t res = EPOLLOUT | EPOLLWRNORM;
+
+	poll_wait(filp, &file->read_wait, wait);
+
+	mutex_lock(&file->mtx);
+	if (!list_empty(&file->events))
+		res |= EPOLLIN | EPOLLRDNORM;
+	mutex_unlock(&file->mtx);
+
+	return res;
+}
+
+static ssize_t rfkill_fop_read(struct file *filp, char __user *buf,
+			       size_t count, loff_t *pos)
+{
+	struct rfkill_file *file = filp->private_data;
+	struct rfkill_queued_event *qev;
+	size_t sz;
+	ssize_t ret;
+
+	mutex_lock(&file->mtx);
+
+	while (list_empty(&file->events)) {
+		if (filp->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out_unlock;
+		}
+		mutex_unlock(&file->mtx);
+		ret = wait_event_interruptible(file->read_wait,
+					       !list_empty(&file->events));
+		mutex_lock(&file->mtx);
+		if (ret)
+			goto out_unlock;
+	}
+
+	qev = list_first_entry(&file->events, struct rfkill_queued_event,
+			       list);
+
+	/* Old readers get the V1 prefix; MAX_SIZE raised the limit. */
+	sz = min_t(size_t, sizeof(qev->ev), count);
+	sz = min_t(size_t, sz, file->max_size);
+	if (copy_to_user(buf, &qev->ev, sz)) {
+		/* keep the event for the next read */
+		ret = -EFAULT;
+		goto out_unlock;
+	}
+	ret = sz;
+	list_del(&qev->list);
+	kfree(qev);
+
+out_unlock:
+	mutex_unlock(&file->mtx);
+	return ret;
+}
+
+static ssize_t rfkill_fop_write(struct file *filp, const char __user *buf,
+				size_t count, loff_t *pos)
+{
+	struct rfkill_file *file = filp->private_data;
+	struct rfkill_event_ext ev = {};
+	int ret;
+
+	/* The 'hard' byte is optional: it is ignored anyway. */
+	if (count < RFKILL_EVENT_SIZE_V1 - 1)
+		return -EINVAL;
+
+	/*
+	 * Accept as much as we understand, and return that count, so a
+	 * writer can learn our event size from write() too.
+	 */
+	count = min(count, sizeof(ev));
+	count = min_t(size_t, count, file->max_size);
+	if (copy_from_user(&ev, buf, count))
+		return -EFAULT;
+
+	if (ev.type >= NUM_RFKILL_TYPES)
+		return -EINVAL;
+
+	mutex_lock(&rfkill_global_mutex);
+
+	switch (ev.op) {
+	case RFKILL_OP_CHANGE_ALL:
+		rfkill_change_all_locked(ev.type, ev.soft);
+		ret = 0;
+		break;
+	case RFKILL_OP_CHANGE:
+		rfkill_change_one_locked(ev.idx, ev.type, ev.soft);
+		ret = 0;
+		break;
+	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE:
+		ret = rfkill_apm_acquire_locked(file);
+		break;
+	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE:
+		ret = rfkill_apm_change_locked(file, ev.soft);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+
+	mutex_unlock(&rfkill_global_mutex);
+
+	return ret ?: count;
+}
+
+static int rfkill_fop_release(struct inode *inode, struct file *filp)
+{
+	struct rfkill_file *file = filp->private_data;
+
+	mutex_lock(&rfkill_global_mutex);
+	list_del(&file->list);
+	/* also when the owner was killed: back to the default rule now */
+	rfkill_apm_release_locked(file);
+	mutex_unlock(&rfkill_global_mutex);
+
+	rfkill_free_events(file);
+	mutex_destroy(&file->mtx);
+
+#ifdef CONFIG_RFKILL_INPUT
+	if (file->input_disabled &&
+	    atomic_dec_return(&rfkill_input_disabled) == 0)
+		pr_debug("rfkill: input handler enabled\n");
+#endif
+
+	kfree(file);
+	return 0;
+}
+
+static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
+			     unsigned long arg)
+{
+	struct rfkill_file *file = filp->private_data;
+	u32 size;
+	int ret = 0;
+
+	/* -ENOSYS, not -ENOTTY: what the in-tree module has always said */
+	if (_IOC_TYPE(cmd) != RFKILL_IOC_MAGIC)
+		return -ENOSYS;
+
+	mutex_lock(&file->mtx);
+
+	switch (_IOC_NR(cmd)) {
+#ifdef CONFIG_RFKILL_INPUT
+	case RFKILL_IOC_NOINPUT:
+		if (!file->input_disabled) {
+			if (atomic_inc_return(&rfkill_input_disabled) == 1)
+				pr_debug("rfkill: input handler disabled\n");
+			file->input_disabled = true;
+		}
+		break;
+#endif
+	case RFKILL_IOC_MAX_SIZE:
+		if (get_user(size, (__u32 __user *)arg)) {
+			ret = -EFAULT;
+			break;
+		}
+		if (size < RFKILL_EVENT_SIZE_V1 || size > U8_MAX) {
+			ret = -EINVAL;
+			break;
+		}
+		file->max_size = size;
+		break;
+	default:
+		ret = -ENOSYS;
+		break;
+	}
+
+	mutex_unlock(&file->mtx);
+	return ret;
+}
+
+static const struct file_operations rfkill_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rfkill_fop_open,
+	.read		= rfkill_fop_read,
+	.write		= rfkill_fop_write,
+	.poll		= rfkill_fop_poll,
+	.release	= rfkill_fop_release,
+	.unlocked_ioctl	= rfkill_fop_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+static struct miscdevice rfkill_miscdev = {
+	.minor	= RFKILL_MINOR,
+	.name	= "rfkill",
+	.fops	= &rfkill_fops,
+};
+
+int rfkill_fops_init(void)
+{
+	return misc_register(&rfkill_miscdev);
+}
+
+void rfkill_fops_exit(void)
+{
+	misc_deregister(&rfkill_miscdev);
+}
