@@ -207,6 +207,8 @@ sync_radios (RfkMenu *self)
 {
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
   g_autoptr(GList) children = NULL;
+  /* Writes fail until the manager is ready (a socket's ADDs settle). */
+  gboolean ready = rfk_manager_get_state (self->manager) == RFK_MANAGER_STATE_READY;
   GHashTableIter iter;
   gpointer key, value;
   int base;
@@ -251,14 +253,14 @@ sync_radios (RfkMenu *self)
       set_active_quietly (item, !rfk_device_is_blocked (device),
                           on_radio_toggled);
       /* A hard block cannot be undone from here; the label says why. */
-      set_sensitive_if_changed (item, !device->hard);
+      set_sensitive_if_changed (item, ready && !device->hard);
     }
 
   set_label_if_changed (self->status_item, status_text (self->manager));
   set_visible_if_changed (self->status_item,
                           devices == NULL || devices->len == 0);
   set_sensitive_if_changed (self->airplane_item,
-                            devices != NULL && devices->len > 0);
+                            ready && devices != NULL && devices->len > 0);
   set_active_quietly (self->airplane_item,
                       rfk_manager_get_airplane_mode (self->manager),
                       on_airplane_toggled);

@@ -1,0 +1,381 @@
+"""Helpers for the GUI tests: real components only.
+
+Runs inside the private session made by run-in-session.py.  Gives:
+  - Watcher: an org.kde.StatusNotifierWatcher + host that records who
+    registered (sender + object path), like a real panel does;
+  - Item: the applet's StatusNotifierItem and its com.canonical.dbusmenu;
+  - NotificationMock: python3-dbusmock's notification_daemon template;
+  - Fake: the fake kernel (tests/fake/fake-rfkill) serving /dev/rfkill's
+    protocol on a socket, with its control channel;
+  - Applet: rfkill-applet started with --device on that socket.
+"""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import gi
+gi.require_version('Gio', '2.0')
+from gi.repository import Gio, GLib  # noqa: E402
+
+WATCHER_NAME = 'org.kde.StatusNotifierWatcher'
+WATCHER_PATH = '/StatusNotifierWatcher'
+SNI_IFACE = 'org.kde.StatusNotifierItem'
+MENU_IFACE = 'com.canonical.dbusmenu'
+APP_ID = 'io.github.rfkill_applet.RfkillApplet'
+
+WATCHER_XML = '''
+<node>
+  <interface name="org.kde.StatusNotifierWatcher">
+    <method name="RegisterStatusNotifierItem">
+      <arg name="service" type="s" direction="in"/>
+    </method>
+    <method name="RegisterStatusNotifierHost">
+      <arg name="service" type="s" direction="in"/>
+    </method>
+    <property name="RegisteredStatusNotifierItems" type="as" access="read"/>
+    <property name="IsStatusNotifierHostRegistered" type="b" access="read"/>
+    <property name="ProtocolVersion" type="i" access="read"/>
+    <signal name="StatusNotifierItemRegistered"><arg type="s"/></signal>
+    <signal name="StatusNotifierItemUnregistered"><arg type="s"/></signal>
+    <signal name="StatusNotifierHostRegistered"/>
+  </interface>
+</node>
+'''
+
+
+class TestFailure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise TestFailure(message)
+
+
+def log(*args):
+    print('#', *args, flush=True)
+
+
+def wait_for(predicate, timeout=10.0, what='condition'):
+    """Polls predicate() until it returns a true value; returns that value."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except GLib.Error as error:  # e.g. the item is not exported yet
+            last_error = error
+        time.sleep(0.02)
+    raise TestFailure(f'timed out after {timeout:.0f} s waiting for {what}'
+                      + (f' (last error: {last_error.message})' if last_error else ''))
+
+
+def session_bus():
+    return Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+
+class MainLoopThread:
+    """Dispatches our exported D-Bus objects while the test thread blocks."""
+
+    def __init__(self):
+        self.loop = GLib.MainLoop()
+        self.thread = threading.Thread(target=self.loop.run, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.loop.quit()
+        self.thread.join(2)
+
+
+class Watcher:
+    """A StatusNotifierWatcher and host that records every registration."""
+
+    def __init__(self, bus):
+        self.bus = bus
+        self.lock = threading.Lock()
+        self.items = []          # [(sender, object path)] in order
+        info = Gio.DBusNodeInfo.new_for_xml(WATCHER_XML).interfaces[0]
+        self.reg_id = bus.register_object(WATCHER_PATH, info,
+                                          self._on_call, self._on_get, None)
+        self._own(WATCHER_NAME)
+        self._own(f'org.kde.StatusNotifierHost-{os.getpid()}')
+
+    def _own(self, name):
+        reply = self.bus.call_sync(
+            'org.freedesktop.DBus', '/org/freedesktop/DBus',
+            'org.freedesktop.DBus', 'RequestName',
+            GLib.Variant('(su)', (name, 4)),  # DO_NOT_QUEUE
+            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
+        check(reply.unpack()[0] == 1, f'cannot own {name}: {reply.unpack()[0]}')
+
+    def _on_call(self, conn, sender, path, iface, method, params, invocation):
+        if method == 'RegisterStatusNotifierItem':
+            service = params.unpack()[0]
+            # ayatana passes its object path; others pass a bus name.
+            if service.startswith('/'):
+                entry = (sender, service)
+            else:
+                entry = (service, '/StatusNotifierItem')
+            with self.lock:
+                self.items.append(entry)
+            conn.emit_signal(None, WATCHER_PATH, WATCHER_NAME,
+                             'StatusNotifierItemRegistered',
+                             GLib.Variant('(s)', (entry[0] + entry[1],)))
+            invocation.return_value(None)
+        elif method == 'RegisterStatusNotifierHost':
+            invocation.return_value(None)
+        else:
+            invocation.return_dbus_error('org.freedesktop.DBus.Error.UnknownMethod',
+                                         method)
+
+    def _on_get(self, conn, sender, path, iface, prop):
+        if prop == 'RegisteredStatusNotifierItems':
+            with self.lock:
+                return GLib.Variant('as', [s + p for s, p in self.items])
+        if prop == 'IsStatusNotifierHostRegistered':
+            return GLib.Variant('b', True)
+        if prop == 'ProtocolVersion':
+            return GLib.Variant('i', 0)
+        return None
+
+    def registrations(self):
+        with self.lock:
+            return list(self.items)
+
+    def wait_item(self, sender, timeout=10):
+        """The item registered by the process owning the unique name sender."""
+        found = wait_for(lambda: [i for i in self.registrations() if i[0] == sender],
+                         timeout, f'a StatusNotifierItem from {sender}')
+        return Item(self.bus, *found[-1])
+
+
+def unescape_label(label):
+    """dbusmenu keeps GTK mnemonics: "_Quit" and "wlan__0" (literal _)."""
+    out, i = [], 0
+    while i < len(label):
+        if label[i] == '_':
+            if i + 1 < len(label) and label[i + 1] == '_':
+                out.append('_')
+                i += 2
+                continue
+            i += 1
+            continue
+        out.append(label[i])
+        i += 1
+    return ''.join(out)
+
+
+class MenuItem:
+    def __init__(self, ident, props, children):
+        self.id = ident
+        self.props = props
+        self.children = children
+
+    @property
+    def label(self):
+        return unescape_label(self.props.get('label', ''))
+
+    @property
+    def enabled(self):
+        return self.props.get('enabled', True)
+
+    @property
+    def visible(self):
+        return self.props.get('visible', True)
+
+    @property
+    def checked(self):
+        return self.props.get('toggle-state', 0) == 1
+
+    @property
+    def toggle_type(self):
+        return self.props.get('toggle-type', '')
+
+    @property
+    def is_separator(self):
+        return self.props.get('type', '') == 'separator'
+
+    def __repr__(self):
+        flags = []
+        if self.toggle_type:
+            flags.append('[x]' if self.checked else '[ ]')
+        if not self.enabled:
+            flags.append('(insensitive)')
+        if not self.visible:
+            flags.append('(hidden)')
+        return f'<{self.id} {self.label!r} {" ".join(flags)}>'
+
+
+class Item:
+    """The applet's StatusNotifierItem and its dbusmenu."""
+
+    def __init__(self, bus, name, path):
+        self.bus, self.name, self.path = bus, name, path
+
+    def props(self):
+        reply = self.bus.call_sync(
+            self.name, self.path, 'org.freedesktop.DBus.Properties', 'GetAll',
+            GLib.Variant('(s)', (SNI_IFACE,)), GLib.VariantType('(a{sv})'),
+            Gio.DBusCallFlags.NONE, 5000, None)
+        return reply.unpack()[0]
+
+    def secondary_activate(self):
+        self.bus.call_sync(self.name, self.path, SNI_IFACE, 'SecondaryActivate',
+                           GLib.Variant('(ii)', (0, 0)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+
+    def menu_path(self):
+        return self.props()['Menu']
+
+    def layout(self):
+        reply = self.bus.call_sync(
+            self.name, self.menu_path(), MENU_IFACE, 'GetLayout',
+            GLib.Variant('(iias)', (0, -1, [])), None,
+            Gio.DBusCallFlags.NONE, 5000, None)
+        _revision, root = reply.unpack()
+
+        def build(node):
+            ident, props, children = node
+            return MenuItem(ident, props, [build(c) for c in children])
+        return build(root)
+
+    def entries(self):
+        """Top-level menu items, visible ones only, separators included."""
+        return [c for c in self.layout().children if c.visible]
+
+    def find(self, label, root=None):
+        stack = [root or self.layout()]
+        while stack:
+            node = stack.pop()
+            if node.label == label:
+                return node
+            stack.extend(node.children)
+        raise TestFailure(f'no menu item {label!r}; menu: {self.dump()}')
+
+    def click(self, item):
+        ident = item.id if isinstance(item, MenuItem) else self.find(item).id
+        self.bus.call_sync(
+            self.name, self.menu_path(), MENU_IFACE, 'Event',
+            GLib.Variant('(isvu)', (ident, 'clicked', GLib.Variant('s', ''),
+                                    int(time.time()) & 0xffffffff)),
+            None, Gio.DBusCallFlags.NONE, 5000, None)
+
+    def dump(self):
+        return [c for c in self.layout().children]
+
+
+class NotificationMock:
+    """python3-dbusmock's notification daemon on the session bus."""
+
+    def __init__(self, bus, logdir):
+        self.bus = bus
+        self.log = open(os.path.join(logdir, 'notification-daemon.log'), 'w')
+        self.proc = subprocess.Popen(
+            ['/usr/bin/python3', '-m', 'dbusmock', '--session', '--template',
+             'notification_daemon'], stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for(lambda: self._has_owner(), 10, 'the notification daemon')
+
+    def _has_owner(self):
+        reply = self.bus.call_sync(
+            'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'NameHasOwner', GLib.Variant('(s)', ('org.freedesktop.Notifications',)),
+            GLib.VariantType('(b)'), Gio.DBusCallFlags.NONE, -1, None)
+        return reply.unpack()[0]
+
+    def notify_calls(self):
+        """[dict] of every Notify call so far, oldest first."""
+        reply = self.bus.call_sync(
+            'org.freedesktop.Notifications', '/org/freedesktop/Notifications',
+            'org.freedesktop.DBus.Mock', 'GetMethodCalls',
+            GLib.Variant('(s)', ('Notify',)), None, Gio.DBusCallFlags.NONE, 5000, None)
+        calls = []
+        for _timestamp, args in reply.unpack()[0]:
+            app_name, replaces_id, icon, summary, body, actions, hints, timeout = args
+            calls.append(dict(app_name=app_name, replaces_id=replaces_id, icon=icon,
+                              summary=summary, body=body, hints=hints))
+        return calls
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(5)
+        self.log.close()
+
+
+def build_path(*parts):
+    return os.path.join(os.environ['RFK_BUILD_ROOT'], *parts)
+
+
+class Applet:
+    """rfkill-applet on the fake kernel, with its own unique bus name."""
+
+    def __init__(self, device, logdir, name='applet', extra_env=None):
+        env = dict(os.environ)
+        env.update(extra_env or {})
+        self.log_path = os.path.join(logdir, f'{name}.log')
+        self.log = open(self.log_path, 'w')
+        self.proc = subprocess.Popen(
+            [build_path('src', 'rfkill-applet'), '--device', device],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+
+    def unique_name(self, bus, timeout=10):
+        """The bus name of our process (found through its pid)."""
+        def lookup():
+            check(self.proc.poll() is None,
+                  f'the applet exited with {self.proc.returncode}: {self.output()}')
+            names = bus.call_sync(
+                'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                'ListNames', None, GLib.VariantType('(as)'),
+                Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+            for name in names:
+                if not name.startswith(':'):
+                    continue
+                try:
+                    pid = bus.call_sync(
+                        'org.freedesktop.DBus', '/org/freedesktop/DBus',
+                        'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+                        GLib.Variant('(s)', (name,)), GLib.VariantType('(u)'),
+                        Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+                except GLib.Error:
+                    continue
+                if pid == self.proc.pid:
+                    return name
+            return None
+        return wait_for(lookup, timeout, 'the applet on the bus')
+
+    def output(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def run(test):
+    """Runs test(ctx) with a fresh logdir; prints a TAP-ish verdict."""
+    logdir = os.environ.get('RFK_TEST_LOGDIR') or os.path.join(
+        os.environ['HOME'], 'logs')
+    os.makedirs(logdir, exist_ok=True)
+    try:
+        test(logdir)
+    except TestFailure as failure:
+        print(f'FAIL: {failure}', flush=True)
+        for name in sorted(os.listdir(logdir)):
+            if name.endswith('.log'):
+                with open(os.path.join(logdir, name)) as f:
+                    text = f.read()
+                if text:
+                    print(f'--- {name} ---\n{text[-4000:]}')
+        sys.exit(1)
+    print('PASS', flush=True)

@@ -1,0 +1,138 @@
+"""The menu as a view of the fake kernel.
+
+Scenario: three radios (two Wi-Fi, one Bluetooth).  The menu lists each
+with its state; clicking one writes the right CHANGE; airplane mode
+blocks all and a second click restores each radio as it was; a hardware
+switch greys the radio out with the reason and changes the icon;
+middle-click toggles airplane mode; a hot-plugged radio appears and
+disappears; a second launch does not add a second icon.
+"""
+import guitest as gt
+from guitest import check, log, wait_for
+import fakekernel
+
+
+def radio_items(item):
+    return [e for e in item.entries()
+            if e.toggle_type == 'checkmark' and '(' in e.label]
+
+
+def menu_states(item):
+    return {e.label: (e.checked, e.enabled) for e in radio_items(item)}
+
+
+def test(logdir):
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
+    applet = gt.Applet(fake.socket, logdir)
+    try:
+        sender = applet.unique_name(bus)
+        item = watcher.wait_item(sender)
+        log('registered as', item.name, item.path)
+
+        props = item.props()
+        check(props['Category'] == 'Hardware', f'category: {props["Category"]}')
+        check(props['Id'] == gt.APP_ID, f'id: {props["Id"]}')
+        check(props.get('Title'), 'the indicator has no title')
+
+        # Every fake radio, with its state, in type-then-name order.
+        want = {'Wi-Fi (phy0)': (True, True), 'Wi-Fi (phy1)': (True, True),
+                'Bluetooth (hci0)': (True, True)}
+        wait_for(lambda: menu_states(item) == want, 10,
+                 f'menu {want}, have {menu_states(item)}')
+        labels = [e.label for e in radio_items(item)]
+        check(labels == ['Wi-Fi (phy0)', 'Wi-Fi (phy1)', 'Bluetooth (hci0)'],
+              f'radio order: {labels}')
+        airplane = item.find('Airplane mode')
+        check(airplane.toggle_type == 'checkmark' and not airplane.checked,
+              f'airplane item: {airplane}')
+        icon_on = wait_for(lambda: 'offline' not in item.props()['IconName'] and
+                           item.props()['IconName'], 5, 'the radios-on icon')
+        log('icon with radios on:', icon_on)
+
+        # Clicking a radio writes CHANGE for that idx only.
+        item.click('Wi-Fi (phy1)')
+        wait_for(lambda: fake.radio('phy1')['soft'], 5, 'phy1 soft-blocked')
+        check(not fake.radio('phy0')['soft'] and not fake.radio('hci0')['soft'],
+              f'only phy1 should be blocked: {fake.state()}')
+        wait_for(lambda: menu_states(item)['Wi-Fi (phy1)'] == (False, True), 5,
+                 'phy1 unchecked in the menu')
+
+        # Airplane mode on: every radio blocked.
+        item.click('Airplane mode')
+        wait_for(lambda: all(r['soft'] for r in fake.state()), 5,
+                 'every radio blocked by airplane mode')
+        wait_for(lambda: item.find('Airplane mode').checked, 5,
+                 'airplane mode checked')
+        icon_airplane = wait_for(
+            lambda: item.props()['IconName'] != icon_on and item.props()['IconName'],
+            5, 'the airplane-mode icon')
+        log('icon in airplane mode:', icon_airplane)
+        check('airplane' in icon_airplane, f'airplane icon: {icon_airplane}')
+
+        # Off again: phy0 and hci0 come back, phy1 stays off as it was.
+        item.click('Airplane mode')
+        wait_for(lambda: not fake.radio('phy0')['soft'] and
+                 not fake.radio('hci0')['soft'], 5, 'radios restored')
+        check(fake.radio('phy1')['soft'], f'phy1 was off before: {fake.state()}')
+        wait_for(lambda: not item.find('Airplane mode').checked, 5,
+                 'airplane mode unchecked')
+        wait_for(lambda: item.props()['IconName'] == icon_on, 5, 'icon back')
+
+        # Middle click toggles airplane mode, twice.
+        item.secondary_activate()
+        wait_for(lambda: all(r['soft'] for r in fake.state()), 5,
+                 'middle-click turned airplane mode on')
+        wait_for(lambda: item.find('Airplane mode').checked, 5, 'checked')
+        item.secondary_activate()
+        wait_for(lambda: not fake.radio('phy0')['soft'], 5,
+                 'middle-click turned airplane mode off')
+        check(fake.radio('phy1')['soft'], 'phy1 must stay off')
+
+        # A hardware switch: insensitive, with the reason, and a new icon.
+        fake.set_hard('hci0', True)
+        wait_for(lambda: not item.find('Bluetooth (hci0) — blocked: hardware switch').enabled,
+                 5, 'hci0 insensitive with its reason')
+        hw = item.find('Bluetooth (hci0) — blocked: hardware switch')
+        check(not hw.checked, f'a hard-blocked radio is not checked: {hw}')
+        icon_hw = wait_for(lambda: item.props()['IconName'] not in (icon_on, icon_airplane)
+                           and item.props()['IconName'], 5, 'the hardware-switch icon')
+        log('icon with a hardware switch off:', icon_hw)
+        check('hardware' in icon_hw, f'hardware icon: {icon_hw}')
+        fake.set_hard('hci0', False)
+        wait_for(lambda: item.find('Bluetooth (hci0)').enabled, 5,
+                 'hci0 sensitive again')
+        wait_for(lambda: item.props()['IconName'] == icon_on, 5, 'icon back')
+
+        # Hot-plug: a new radio appears live and goes away again.
+        fake.add('wwan', 'wwan0')
+        wait_for(lambda: 'Mobile broadband (wwan0)' in menu_states(item), 5,
+                 'the hot-plugged radio in the menu')
+        fake.remove('wwan0')
+        wait_for(lambda: 'Mobile broadband (wwan0)' not in menu_states(item), 5,
+                 'the removed radio gone from the menu')
+
+        # Single instance: a second launch exits and adds no icon.
+        before = len(watcher.registrations())
+        second = gt.Applet(fake.socket, logdir, name='second')
+        code = second.proc.wait(10)
+        second.stop()
+        check(code == 0, f'second instance exited with {code}')
+        check(len(watcher.registrations()) == before,
+              f'a second icon registered: {watcher.registrations()}')
+        check(applet.proc.poll() is None, 'the first instance died')
+
+        # Quit from the menu ends the process.
+        item.click('Quit')
+        code = applet.proc.wait(10)
+        check(code == 0, f'quit exit status {code}')
+    finally:
+        applet.stop()
+        fake.stop()
+        loop.stop()
+
+
+if __name__ == '__main__':
+    gt.run(test)
