@@ -1,0 +1,89 @@
+"""Notifications: one per hardware switch flip, none for our own changes.
+
+Scenario: the notification daemon is python3-dbusmock's template.  The
+user switches a radio and airplane mode from the menu (no notification);
+then the hardware switch turns Wi-Fi and Bluetooth off at once (exactly
+one notification naming both) and back on (exactly one more, replacing
+the first).  With "Notifications" unchecked in the menu, a flip is
+silent.
+"""
+import time
+
+import guitest as gt
+from guitest import check, log, wait_for
+import fakekernel
+
+QUIET_S = 1.0  # how long "no notification" is watched for
+
+
+def test(logdir):
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    notifications = gt.NotificationMock(bus, logdir)
+    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
+    applet = gt.Applet(fake.socket, logdir)
+    try:
+        item = watcher.wait_item(applet.unique_name(bus))
+        wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
+
+        # Our own soft changes: no notification at all.
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'phy0 blocked')
+        item.click('Airplane mode')
+        wait_for(lambda: fake.radio('hci0')['soft'], 5, 'airplane mode on')
+        item.click('Airplane mode')
+        wait_for(lambda: not fake.radio('hci0')['soft'], 5, 'airplane mode off')
+        time.sleep(QUIET_S)
+        check(notifications.notify_calls() == [],
+              f'soft changes notified: {notifications.notify_calls()}')
+
+        # The switch turns both radios off: one notification naming both.
+        fake.set_hard_all(True)
+        first = wait_for(lambda: notifications.notify_calls(), 5,
+                         'a notification for the switch')
+        time.sleep(QUIET_S)
+        calls = notifications.notify_calls()
+        check(len(calls) == 1, f'one flip, {len(calls)} notifications: {calls}')
+        n = calls[0]
+        log('first:', n['summary'], '|', n['body'].replace('\n', ' / '))
+        check(n['summary'] == 'Hardware switch: radios off', f'summary: {n["summary"]}')
+        check('Wi-Fi (phy0)' in n['body'] and 'Bluetooth (hci0)' in n['body'],
+              f'body names both radios: {n["body"]!r}')
+        check(n['hints'].get('category') == 'device', f'category: {n["hints"]}')
+        check(n['hints'].get('desktop-entry') == gt.APP_ID, f'desktop-entry: {n["hints"]}')
+        check(n['replaces_id'] == 0, f'the first one replaces nothing: {n}')
+        check(n['icon'], 'the notification has no icon')
+
+        # Back on: one more, replacing the first (dbusmock ids start at 1).
+        fake.set_hard_all(False)
+        wait_for(lambda: len(notifications.notify_calls()) >= 2, 5,
+                 'a notification for the switch going back')
+        time.sleep(QUIET_S)
+        calls = notifications.notify_calls()
+        check(len(calls) == 2, f'two flips, {len(calls)} notifications: {calls}')
+        n = calls[1]
+        log('second:', n['summary'], '|', n['body'].replace('\n', ' / '),
+            '| replaces', n['replaces_id'])
+        check(n['summary'] == 'Hardware switch: radios on', f'summary: {n["summary"]}')
+        check(n['replaces_id'] == 1, f'replaces_id: {n["replaces_id"]}')
+
+        # Notifications off (menu item bound to GSettings): silent flip.
+        item.click('Notifications')
+        wait_for(lambda: not item.find('Notifications').checked, 5,
+                 'Notifications unchecked')
+        fake.set_hard_all(True)
+        wait_for(lambda: not item.find('Bluetooth (hci0) — blocked: hardware switch').enabled,
+                 5, 'the flip reached the applet')
+        time.sleep(QUIET_S)
+        check(len(notifications.notify_calls()) == 2,
+              f'notified although off: {notifications.notify_calls()}')
+    finally:
+        applet.stop()
+        fake.stop()
+        notifications.stop()
+        loop.stop()
+
+
+if __name__ == '__main__':
+    gt.run(test)
