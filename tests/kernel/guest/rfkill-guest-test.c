@@ -10,7 +10,7 @@
  * the initramfs.
  *
  *   rfkill-guest-test [--rfkill-bin /usr/sbin/rfkill] [--fuzz N]
- *                     [--race N] [--seed S]
+ *                     [--expect-rfkill-version V] [--race N] [--seed S]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -62,6 +62,7 @@ static char led_dir[300];	/* LED listing the airplane-mode trigger */
 static int led_max;
 
 static const char *rfkill_bin;
+static const char *expect_version;
 static long fuzz_writes = 20000;
 static int race_procs = 64;
 static uint64_t seed = 0x5eed1e55c0ffeeULL;
@@ -1091,6 +1092,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rfkill-bin") && i + 1 < argc)
 			rfkill_bin = argv[++i];
+		else if (!strcmp(argv[i], "--expect-rfkill-version") && i + 1 < argc)
+			expect_version = argv[++i];
 		else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
 			fuzz_writes = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--race") && i + 1 < argc)
@@ -1098,13 +1101,22 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
 		else {
-			fprintf(stderr, "usage: %s [--rfkill-bin PATH] [--fuzz N] [--race N] [--seed S]\n",
+			fprintf(stderr, "usage: %s [--rfkill-bin PATH] [--expect-rfkill-version V]\n"
+				"       [--fuzz N] [--race N] [--seed S]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
 
+	if (expect_version) {
+		char v[64];
+		int r = read_text("/sys/module/rfkill/version", v, sizeof(v));
+
+		tap_ok(r == 0 && !strcmp(v, expect_version),
+		       "the loaded rfkill is ours: /sys/module/rfkill/version is %s (got %s)",
+		       expect_version, r ? strerror(-r) : v);
+	}
 	test_devnode();
 	setup_radios();
 	if (!radios[0].found || !radios[1].found || !radios[2].found) {

@@ -18,7 +18,8 @@ Usage (all options repeatable where it makes sense):
 
 Module options: a --module is a path to a .ko built by us.  Its name (from
 the file name) replaces an in-tree module of the same name everywhere,
-including as a dependency of in-tree modules.  Modules are insmod'ed in
+including as a dependency of in-tree modules.  Names built into the
+kernel (modules.builtin) are accepted and skipped.  Modules are insmod'ed in
 command-line order, each after its dependencies (modules.dep for in-tree
 ones, `modinfo -F depends` for ours).  .ko.xz files are decompressed.
 
@@ -89,6 +90,13 @@ class ModuleIndex:
         dep = os.path.join(self.moddir, 'modules.dep')
         self.path = {}
         self.deps = {}
+        self.builtin = set()
+        try:
+            with open(os.path.join(self.moddir, 'modules.builtin'),
+                      encoding='utf-8') as f:
+                self.builtin = {module_name(l.strip()) for l in f if l.strip()}
+        except OSError:
+            pass
         try:
             with open(dep, encoding='utf-8') as f:
                 for line in f:
@@ -135,6 +143,9 @@ def resolve_modules(index, requests):
             raise VmError('module dependency loop: ' + ' -> '.join(chain + [name]))
         if name in ours:
             deps, src = ours_depends(ours[name]), ours[name]
+        elif name in index.builtin:
+            seen.add(name)     # built into this kernel: nothing to load
+            return
         elif name in index.path:
             deps, src = index.deps[name], index.path[name]
         else:

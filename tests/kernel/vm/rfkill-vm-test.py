@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""One kernel-suite test: build our rfkill.ko for KVER (unless given), boot
+KVER with it in place of the in-tree module plus Debian's hwsim/bluetooth
+stack, and run the in-guest checks.  Prints TAP (meson protocol 'tap').
+
+  rfkill-vm-test.py --kernel KVER --vmrun vmrun.py --guest-program PROG
+                    --source-dir SRC/kernel --work-dir DIR [--version V]
+                    [--module rfkill.ko] [--stock] [--timeout S]
+
+The kernel/ tree is copied to DIR/src first, because `make M=` writes its
+objects next to the sources and other builds share the checkout.  --stock
+boots Debian's own rfkill.ko instead (for comparison; the new-op checks are
+expected to fail there).  A module that does not build or load fails.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+GUEST_MODULES = ['mac80211_hwsim radios=2', 'hci_vhci']
+SKIP = shutil.ignore_patterns('*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd',
+                              'modules.order', 'Module.symvers', '.tmp_versions',
+                              'meson.build')
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def check(self, ok, desc):
+        self.n += 1
+        self.failed += not ok
+        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
+        return ok
+
+    def diag(self, text):
+        for line in text.splitlines():
+            print('# ' + line, flush=True)
+
+    def done(self):
+        print(f'1..{self.n}', flush=True)
+        return 1 if self.failed else 0
+
+
+def build(args, tap):
+    src = os.path.join(args.work_dir, 'src')
+    headers = f'/usr/src/linux-headers-{args.kernel}'
+    shutil.copytree(args.source_dir, src, ignore=SKIP, dirs_exist_ok=True)
+    log_path = os.path.join(args.work_dir, 'build.log')
+    cmd = ['make', '-C', headers, f'M={src}', '-j2', 'modules']
+    if args.version:
+        cmd.append(f'RFKILL_AIRPLANE_VERSION={args.version}')
+    with open(log_path, 'w', encoding='utf-8') as log:
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                           stderr=subprocess.STDOUT)
+    ko = os.path.join(src, 'rfkill', 'rfkill.ko')
+    ok = r.returncode == 0 and os.path.isfile(ko)
+    tap.check(ok, f'rfkill.ko builds against {headers}')
+    if not ok:
+        with open(log_path, encoding='utf-8', errors='replace') as log:
+            tap.diag(''.join(log.readlines()[-40:]))
+        tap.diag('command: ' + ' '.join(cmd))
+        return None
+    return ko
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--vmrun', required=True)
+    ap.add_argument('--guest-program', required=True)
+    ap.add_argument('--source-dir', help='the kernel/ directory of the checkout')
+    ap.add_argument('--work-dir', help='private build directory for this kernel')
+    ap.add_argument('--version', help='RFKILL_AIRPLANE_VERSION for the build')
+    ap.add_argument('--module', help='use this rfkill.ko instead of building one')
+    ap.add_argument('--stock', action='store_true', help="boot Debian's rfkill.ko")
+    ap.add_argument('--rfkill-bin', default='/usr/sbin/rfkill')
+    ap.add_argument('--timeout', type=float, default=600)
+    args = ap.parse_args()
+    tap = Tap()
+
+    ko = None
+    if not args.stock:
+        ko = args.module
+        if not ko:
+            if not args.source_dir or not args.work_dir:
+                tap.check(False, '--source-dir and --work-dir are needed to build rfkill.ko')
+                return tap.done()
+            os.makedirs(args.work_dir, exist_ok=True)
+            ko = build(args, tap)
+            if not ko:
+                return tap.done()
+        version = subprocess.run(['modinfo', '-F', 'version', ko],
+                                 capture_output=True, text=True,
+                                 stdin=subprocess.DEVNULL).stdout.strip()
+        tap.check(bool(version), f'{ko} has a MODULE_VERSION ({version or "none"})')
+        vermagic = subprocess.run(['modinfo', '-F', 'vermagic', ko],
+                                  capture_output=True, text=True,
+                                  stdin=subprocess.DEVNULL).stdout.strip()
+        tap.check(vermagic.split(' ')[0] == args.kernel,
+                  f'vermagic {vermagic.split(" ")[0] if vermagic else "none"} matches {args.kernel}')
+
+    guest_args = ['--rfkill-bin', args.rfkill_bin]
+    if ko:
+        guest_args += ['--expect-rfkill-version', version or 'MODULE_VERSION-missing']
+    cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
+           '--guest-program', args.guest_program,
+           '--guest-args', ' '.join(guest_args),
+           '--host-binary', args.rfkill_bin,
+           '--timeout', str(args.timeout)]
+    if ko:
+        cmd += ['--module', ko]
+    for m in GUEST_MODULES:
+        cmd += ['--in-tree-module', m]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            text=True)
+    seen_plan = False
+    for line in proc.stdout:
+        line = line.rstrip('\n')
+        m = re.match(r'^(not ok|ok)\s+\d+(.*)$', line)
+        if m:
+            tap.n += 1
+            tap.failed += m.group(1) != 'ok'
+            print(f'{m.group(1)} {tap.n}{m.group(2)}', flush=True)
+        elif re.match(r'^1\.\.\d+', line):
+            seen_plan = True
+        else:
+            print(line, flush=True)
+    proc.wait()
+    tap.check(proc.returncode == 0 and seen_plan,
+              f'vmrun finished with every check passed (rc={proc.returncode})')
+    return tap.done()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
