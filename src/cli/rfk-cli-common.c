@@ -1,0 +1,90 @@
+/* rfk-cli-common.c: opening the model and reporting, for CLI actions. */
+#include "config.h"
+
+#include "rfk-cli-common.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "rfk-device.h"
+
+int
+rfk_cli_fail (const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "%s: %s\n", g_get_prgname (), message);
+  return 1;
+}
+
+static void
+state_changed_cb (RfkManager *manager, GMainLoop *loop)
+{
+  if (rfk_manager_get_state (manager) != RFK_MANAGER_STATE_STARTING)
+    g_main_loop_quit (loop);
+}
+
+/* The applet's airplane-radio-types, so both agree on what counts.
+ * Without the installed schema (running from the build tree): all. */
+static void
+apply_settings (RfkManager *manager)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_autoptr (GSettings) settings = NULL;
+  g_auto (GStrv) types = NULL;
+  guint32 mask = 0;
+
+  if (source == NULL)
+    return;
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema,
+                                                    "airplane-radio-types"))
+    return;
+  settings = g_settings_new_full (schema, NULL, NULL);
+  types = g_settings_get_strv (settings, "airplane-radio-types");
+  for (guint i = 0; types[i] != NULL; i++)
+    {
+      RfkType type;
+
+      if (!rfk_type_from_string (types[i], &type) || type == RFK_TYPE_ALL)
+        {
+          mask = RFK_AIRPLANE_TYPES_ALL;
+          break;
+        }
+      mask |= 1u << type;
+    }
+  rfk_manager_set_airplane_types (manager, mask ? mask
+                                                : RFK_AIRPLANE_TYPES_ALL);
+}
+
+RfkManager *
+rfk_cli_open_manager (const char *device_path)
+{
+  g_autoptr (RfkManager) manager = rfk_manager_new (device_path);
+  g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  gulong handler;
+
+  apply_settings (manager);
+  handler = g_signal_connect (manager, "state-changed",
+                              G_CALLBACK (state_changed_cb), loop);
+  rfk_manager_start (manager);
+  /* A char device is ready at once; a socket after its ADDs. */
+  if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_STARTING)
+    g_main_loop_run (loop);
+  g_signal_handler_disconnect (manager, handler);
+
+  if (rfk_manager_get_state (manager) != RFK_MANAGER_STATE_READY)
+    {
+      const GError *error = rfk_manager_get_error (manager);
+
+      rfk_cli_fail ("%s", error ? error->message
+                                : _("The rfkill device is not available"));
+      return NULL;
+    }
+  return g_steal_pointer (&manager);
+}

@@ -1,0 +1,15 @@
+/* rfk-cli-common.h: opening the model and reporting, for CLI actions. */
+#pragma once
+
+#include "rfk-manager.h"
+
+G_BEGIN_DECLS
+
+/* A started manager whose initial ADDs are in, or NULL after printing
+ * why not (the error names the device and the cause). */
+RfkManager *rfk_cli_open_manager (const char *device_path);
+
+/* "rfkill-applet: <message>" on stderr; returns 1 for `return`. */
+int rfk_cli_fail (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+G_END_DECLS

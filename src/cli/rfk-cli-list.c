@@ -1,0 +1,198 @@
+/*
+ * rfk-cli-list.c: --list and --list --json.
+ *
+ * The table copies util-linux rfkill's columns and untranslated values so
+ * scripts written for one read the other; REASON and the AIRPLANE line
+ * are ours.  One column table drives the header, the widths and the row
+ * cells.
+ */
+#include "config.h"
+
+#include "rfk-cli.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "rfk-cli-common.h"
+#include "rfk-protocol.h"
+
+typedef char *(*CellFunc) (const RfkDevice *device);
+
+static char *
+cell_id (const RfkDevice *d)
+{
+  return g_strdup_printf ("%u", d->idx);
+}
+
+static char *
+cell_type (const RfkDevice *d)
+{
+  const char *type = rfk_type_to_string (d->type);
+
+  return g_strdup (type ? type : "unknown");
+}
+
+static char *
+cell_device (const RfkDevice *d)
+{
+  return g_strdup (d->name);
+}
+
+static char *
+cell_soft (const RfkDevice *d)
+{
+  return g_strdup (d->soft ? "blocked" : "unblocked");
+}
+
+static char *
+cell_hard (const RfkDevice *d)
+{
+  return g_strdup (d->hard ? "blocked" : "unblocked");
+}
+
+static char *
+cell_reason (const RfkDevice *d)
+{
+  if (!d->hard)
+    return g_strdup ("");
+  if (d->hard_reasons == 0)
+    return g_strdup ("-");  /* V1 kernel: not told */
+  return rfk_hard_reasons_to_label (d->hard_reasons);
+}
+
+static const struct {
+  const char *header;
+  gboolean right_align;
+  CellFunc cell;
+} columns[] = {
+  { "ID", TRUE, cell_id },
+  { "TYPE", FALSE, cell_type },
+  { "DEVICE", FALSE, cell_device },
+  { "SOFT", FALSE, cell_soft },
+  { "HARD", FALSE, cell_hard },
+  { "REASON", FALSE, cell_reason },
+};
+
+static void
+print_table (RfkManager *manager)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+  guint n_rows = devices->len + 1;
+  g_autofree char **cells = g_new0 (char *, n_rows * G_N_ELEMENTS (columns));
+  glong widths[G_N_ELEMENTS (columns)] = { 0 };
+
+  for (guint r = 0; r < n_rows; r++)
+    for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+      {
+        char **cell = &cells[r * G_N_ELEMENTS (columns) + c];
+
+        *cell = r == 0 ? g_strdup (columns[c].header)
+                       : columns[c].cell (g_ptr_array_index (devices, r - 1));
+        widths[c] = MAX (widths[c], g_utf8_strlen (*cell, -1));
+      }
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      g_autoptr (GString) line = g_string_new (NULL);
+
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        {
+          char *cell = cells[r * G_N_ELEMENTS (columns) + c];
+          glong pad = widths[c] - g_utf8_strlen (cell, -1);
+
+          if (c > 0)
+            g_string_append_c (line, ' ');
+          if (columns[c].right_align)
+            for (glong i = 0; i < pad; i++)
+              g_string_append_c (line, ' ');
+          g_string_append (line, cell);
+          if (!columns[c].right_align && c + 1 < G_N_ELEMENTS (columns))
+            for (glong i = 0; i < pad; i++)
+              g_string_append_c (line, ' ');
+          g_free (cell);
+        }
+      g_strchomp (line->str);
+      printf ("%s\n", line->str);
+    }
+  printf ("AIRPLANE %s\n",
+          rfk_manager_get_airplane_mode (manager) ? "on" : "off");
+}
+
+static void
+add_reasons (JsonBuilder *builder, guint8 reasons)
+{
+  json_builder_set_member_name (builder, "reasons");
+  json_builder_begin_array (builder);
+  if (reasons & RFK_HARD_BLOCK_SIGNAL)
+    json_builder_add_string_value (builder, "signal");
+  if (reasons & RFK_HARD_BLOCK_NOT_OWNER)
+    json_builder_add_string_value (builder, "not-owner");
+  json_builder_end_array (builder);
+}
+
+static void
+print_json (RfkManager *manager)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  /* "rfkilldevices" with util-linux's member names and values. */
+  json_builder_set_member_name (builder, "rfkilldevices");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *d = g_ptr_array_index (devices, i);
+      g_autofree char *type = cell_type (d);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_int_value (builder, d->idx);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, type);
+      json_builder_set_member_name (builder, "type-number");
+      json_builder_add_int_value (builder, d->type);
+      json_builder_set_member_name (builder, "device");
+      json_builder_add_string_value (builder, d->name);
+      json_builder_set_member_name (builder, "soft");
+      json_builder_add_string_value (builder, d->soft ? "blocked"
+                                                      : "unblocked");
+      json_builder_set_member_name (builder, "hard");
+      json_builder_add_string_value (builder, d->hard ? "blocked"
+                                                      : "unblocked");
+      add_reasons (builder, d->hard_reasons);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "airplane-mode");
+  json_builder_add_boolean_value (builder,
+                                  rfk_manager_get_airplane_mode (manager));
+  json_builder_set_member_name (builder, "hardware-switch");
+  json_builder_add_boolean_value (builder,
+                                  rfk_manager_get_hardware_blocked (manager));
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}
+
+int
+rfk_cli_list (const char *device_path, gboolean json)
+{
+  g_autoptr (RfkManager) manager = rfk_cli_open_manager (device_path);
+
+  if (manager == NULL)
+    return 1;
+  if (json)
+    print_json (manager);
+  else
+    print_table (manager);
+  return fflush (stdout) == 0 ? 0 : 1;
+}

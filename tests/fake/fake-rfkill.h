@@ -1,0 +1,92 @@
+/*
+ * fake-rfkill.h: an in-process stand-in for the kernel's /dev/rfkill.
+ *
+ * It speaks the real protocol over SOCK_SEQPACKET unix sockets, one
+ * packet per event, and behaves like net/rfkill/core.c:
+ *  - every new client gets one ADD per radio;
+ *  - CHANGE sets one radio (idx, and type or RFKILL_TYPE_ALL), an unknown
+ *    idx is accepted and ignored; CHANGE_ALL sets a type's (or every)
+ *    radio and the per-type default that newly added radios start with;
+ *  - an event goes to every client only when a state really changed;
+ *  - hard blocks carry reasons; events are extended (9 bytes) or V1 (8);
+ *  - the airplane-mode indicator ops work like our patched kernel (one
+ *    owner across all clients, EACCES for others, op 5 events to all,
+ *    release on close) or fail with EINVAL like a stock kernel.
+ * Because a socket cannot fail a write(), each packet a client sends is
+ * answered by a status packet (rfk-protocol.h) carrying the errno.
+ *
+ * Optionally it keeps a sysfs stand-in (RFKILL_SYSFS_ROOT) with
+ * rfkillN/{name,type,soft,hard,state}.  Runs on the thread-default main
+ * context; nothing blocks.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _FakeRfkill FakeRfkill;
+
+typedef struct {
+  guint32 idx;
+  guint8 type;
+  char *name;
+  gboolean soft;
+  gboolean hard;
+  guint8 reasons;
+} FakeRadio;
+
+/* sysfs_dir: directory to maintain as RFKILL_SYSFS_ROOT, or NULL. */
+FakeRfkill *fake_rfkill_new (const char *sysfs_dir);
+void fake_rfkill_free (FakeRfkill *fake);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FakeRfkill, fake_rfkill_free)
+
+/* Behaviour switches; set before clients connect. */
+void fake_rfkill_set_v1 (FakeRfkill *fake, gboolean v1);
+void fake_rfkill_set_stock (FakeRfkill *fake, gboolean stock);
+/* FALSE: swallow write requests without applying them or answering,
+ * like a hung relay (to test confirmation timeouts). */
+void fake_rfkill_set_responsive (FakeRfkill *fake, gboolean responsive);
+
+/* Binds path (replacing a stale socket) atomically: clients never see
+ * the name before it accepts connections. */
+gboolean fake_rfkill_listen (FakeRfkill *fake, const char *path,
+                             GError **error);
+/* A connected pair; returns the client end (caller closes it). */
+int fake_rfkill_connect_pair (FakeRfkill *fake);
+
+/* Radios.  name NULL picks phyN/hciN/…  Returns the new idx. */
+guint32 fake_rfkill_add (FakeRfkill *fake, guint8 type, const char *name);
+guint32 fake_rfkill_add_full (FakeRfkill *fake, guint8 type,
+                              const char *name, gboolean soft);
+gboolean fake_rfkill_del (FakeRfkill *fake, guint32 idx);
+/* Hot-unplug and replug: same type, name and soft state, new idx
+ * (G_MAXUINT32 if idx is unknown). */
+guint32 fake_rfkill_readd (FakeRfkill *fake, guint32 idx);
+gboolean fake_rfkill_set_hard (FakeRfkill *fake, guint32 idx, gboolean hard,
+                               guint8 reasons);
+/* A laptop's wireless switch: hard-blocks every radio (reason SIGNAL). */
+void fake_rfkill_set_switch (FakeRfkill *fake, gboolean blocked);
+/* A state change the driver or another program made. */
+gboolean fake_rfkill_set_soft (FakeRfkill *fake, guint32 idx, gboolean soft);
+/* Sends bytes as one packet to every client (malformed-input tests). */
+void fake_rfkill_send_raw (FakeRfkill *fake, const guint8 *buf, gsize len);
+
+const FakeRadio *fake_rfkill_lookup (FakeRfkill *fake, guint32 idx);
+GPtrArray *fake_rfkill_get_radios (FakeRfkill *fake); /* of FakeRadio */
+gboolean fake_rfkill_get_indicator (FakeRfkill *fake, gboolean *out_owned);
+guint fake_rfkill_get_n_clients (FakeRfkill *fake);
+/* Write requests received (any op), for "never writes needlessly". */
+guint fake_rfkill_get_n_writes (FakeRfkill *fake);
+
+/*
+ * Text control protocol, shared by the program's stdin and --control
+ * socket.  Returns the reply: zero or more data lines, then "ok" or
+ * "error: …", each ending in '\n'.  *out_quit is set by "quit".
+ */
+char *fake_rfkill_command (FakeRfkill *fake, const char *line,
+                           gboolean *out_quit);
+/* Help text of the control protocol. */
+extern const char fake_rfkill_command_help[];
+
+G_END_DECLS
