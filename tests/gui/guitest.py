@@ -305,8 +305,11 @@ class NotificationMock:
         self.log.close()
 
 
-def build_path(*parts):
-    return os.path.join(os.environ['RFK_BUILD_ROOT'], *parts)
+def program(variable):
+    """Built programs come from meson through the environment."""
+    path = os.environ.get(variable)
+    check(path and os.access(path, os.X_OK), f'{variable} does not name a program')
+    return path
 
 
 class Applet:
@@ -318,7 +321,7 @@ class Applet:
         self.log_path = os.path.join(logdir, f'{name}.log')
         self.log = open(self.log_path, 'w')
         self.proc = subprocess.Popen(
-            [build_path('src', 'rfkill-applet'), '--device', device],
+            [program('RFK_APPLET'), '--device', device],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def unique_name(self, bus, timeout=10):
