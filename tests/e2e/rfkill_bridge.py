@@ -118,7 +118,7 @@ class Relay:
         while True:
             try:
                 _, _, info = self.request(HELLO, 0, bytes([PROTO_VERSION]),
-                                          timeout=1.0, sync=True)
+                                          timeout=3.0, sync=True)
                 break
             except TimeoutError:
                 if time.monotonic() > deadline:

@@ -1,0 +1,325 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A running test VM for the e2e suite: radios, LED and a relay to its
+/dev/rfkill, plus the TAP bookkeeping the scenarios share.
+
+The VM is booted by the kernel suite's runner (tests/kernel/vm/vmrun.py),
+which is called, not copied: this module only adds the qemu arguments for
+the relay's virtio-serial port, runs rfkill-relay as the long-lived guest
+program and keeps vmrun's own checks (modules loaded, guest exit status,
+clean dmesg) as part of the scenario's TAP output.
+
+The guest has mac80211_hwsim (radios=2: phy0, phy1), hci_vhci (hci0, kept
+open by the init shell), an ATK4002 device from an SSDT whose HSWC writes
+the LED to the debugcon port 0x440, and asus-wireless driving that LED.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rfkill_bridge as rb  # noqa: E402
+
+# How the SSDT's HSWC reports the LED on port 0x440: our asus-led.asl logs
+# the ATK4002 argument (0x05 on, 0x04 off), the kernel suite's fixture
+# logs '1' / '0'.  Markers are "[[name]]" and are matched first, so digits
+# inside them are never taken for LED writes.
+LED_ON_BYTES, LED_OFF_BYTES = b"\x051", b"\x040"
+
+# In-tree modules the scenarios need, in load order (vmrun adds their deps).
+RADIO_MODULES = ["mac80211_hwsim radios=2", "hci_vhci"]
+# virtio-serial for the relay; built in on 6.12, modules on 6.1.
+VIRTIO_MODULES = ["virtio_pci", "virtio_console"]
+
+TYPE_WLAN, TYPE_BLUETOOTH = 1, 2
+
+
+class Tap:
+    """TAP on stdout; meson runs these tests with protocol: 'tap'."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, desc, detail=None):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}", flush=True)
+        if not cond and detail:
+            self.diag(detail)
+        return cond
+
+    def diag(self, text):
+        for line in str(text).splitlines() or [""]:
+            print(f"# {line}", flush=True)
+
+    def bail(self, why):
+        print(f"Bail out! {why}", flush=True)
+        sys.exit(1)
+
+    def done(self):
+        print(f"1..{self.n}", flush=True)
+        return 1 if self.failed else 0
+
+
+def builtin_modules(kver):
+    try:
+        with open(f"/lib/modules/{kver}/modules.builtin") as f:
+            return {os.path.basename(l.strip()).split(".ko")[0].replace("-", "_")
+                    for l in f}
+    except OSError:
+        return set()
+
+
+def led_log_entries(data):
+    """Markers and LED writes from the debugcon log, in order:
+    ("mark", name) and ("led", True/False)."""
+    out = []
+    for m in re.finditer(rb"\[\[([^\]\n]*)\]\]|([\x04\x05\x30\x31])", data):
+        if m.group(1) is not None:
+            out.append(("mark", m.group(1).decode()))
+        else:
+            out.append(("led", m.group(2)[0] in LED_ON_BYTES))
+    return out
+
+
+class E2eVm:
+    """Context manager: boots the VM, connects relay and bridge."""
+
+    def __init__(self, tap, kernel, vmrun, relay_bin, acpi_table,
+                 modules=(), timeout=240, keep=False):
+        self.tap = tap
+        self.kernel = kernel
+        self.vmrun = vmrun
+        self.relay_bin = relay_bin
+        self.acpi_table = acpi_table
+        self.modules = list(modules)
+        self.timeout = timeout
+        self.keep = keep
+        self.tmp = tempfile.mkdtemp(prefix=f"e2e-{kernel}-")
+        self.qemu_socket = os.path.join(self.tmp, "relay.sock")
+        self.device = os.path.join(self.tmp, "rfkill.sock")
+        self.sysfs_root = os.path.join(self.tmp, "sysfs")
+        self.led_log = os.path.join(self.tmp, "led.log")
+        self.console_log = os.path.join(self.tmp, "console.log")
+        self.proc = None
+        self.relay = None
+        self.bridge = None
+        self.monitor = None
+        self.vm_tap = []
+        self._out = []
+
+    # -- lifecycle --------------------------------------------------------
+    def __enter__(self):
+        builtin = builtin_modules(self.kernel)
+        cmd = [sys.executable, self.vmrun, "--kernel", self.kernel,
+               "--guest-program", self.relay_bin,
+               "--guest-args", "--mark-port 0x440",
+               # hci_vhci only creates hci0 while /dev/vhci stays open; the
+               # init shell keeps fd 3 for the whole run.
+               "--setup", "exec 3<>/dev/vhci && printf '\\377\\000' >&3",
+               "--acpitable", self.acpi_table,
+               "--debugcon", self.led_log,
+               "--console-log", self.console_log,
+               "--timeout", str(self.timeout),
+               "--qemu-arg=-device", "--qemu-arg=virtio-serial",
+               "--qemu-arg=-chardev",
+               f"--qemu-arg=socket,id=relay,path={self.qemu_socket},"
+               "server=on,wait=off",
+               "--qemu-arg=-device",
+               f"--qemu-arg=virtserialport,chardev=relay,name={rb.RELAY_PORT}"]
+        for m in VIRTIO_MODULES:
+            if m not in builtin:
+                cmd += ["--in-tree-module", m]
+        for m in self.modules:
+            cmd += ["--module", m]
+        for m in RADIO_MODULES:
+            cmd += ["--in-tree-module", m]
+        if not any(os.path.basename(m).startswith("asus") for m in self.modules):
+            cmd += ["--in-tree-module", "asus_wireless"]
+        self.tap.diag("vm: " + " ".join(cmd))
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._pump, daemon=True).start()
+        try:
+            self.relay = rb.Relay(self.qemu_socket, timeout=self.timeout / 2)
+        except rb.RelayError as err:
+            self._finish(quit_guest=False)
+            self.tap.ok(False, f"guest relay answers ({err})")
+            self._report_vm()
+            self.tap.bail("no relay to the guest")
+        self.tap.ok(True, f"guest relay answers after "
+                    f"{time.monotonic() - self.started:.1f} s "
+                    f"(event size {self.relay.max_event_size})")
+        self.bridge = rb.Bridge(self.relay, self.device, self.sysfs_root,
+                                log=self.tap.diag)
+        self.monitor = self.relay.open_channel()
+        return self
+
+    def __exit__(self, *exc):
+        self._finish(quit_guest=True)
+        self._report_vm()
+        if self.keep or self.tap.failed:
+            self.tap.diag(f"kept {self.tmp}")
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        return False
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self._out.append(line.rstrip("\n"))
+
+    def _finish(self, quit_guest):
+        if quit_guest and self.relay and not self.relay.closed.is_set():
+            try:
+                if self.bridge:
+                    self.bridge.close()
+                self.relay.quit()
+            except (rb.RelayError, TimeoutError, OSError) as err:
+                self.tap.diag(f"relay quit: {err}")
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.relay:
+            self.relay.close()
+        time.sleep(0.1)
+
+    def _report_vm(self):
+        """vmrun's own checks become ours, prefixed "vm:"."""
+        for line in self._out:
+            m = re.match(r"^(not ok|ok) \d+ - (.*)$", line)
+            if m:
+                self.tap.ok(m.group(1) == "ok", "vm: " + m.group(2))
+            elif line.startswith("#") and (self.tap.failed or
+                                           "boot" in line):
+                self.tap.diag("vm" + line[1:])
+        self.tap.ok(self.proc.returncode == 0,
+                    f"vm: vmrun exited {self.proc.returncode}")
+
+    # -- guest state ------------------------------------------------------
+    def radios(self):
+        """{name: {"idx", "type", "soft", "hard"}} from guest sysfs."""
+        out = {}
+        for ev in self.monitor_adds():
+            base = f"/sys/class/rfkill/rfkill{ev['idx']}"
+            try:
+                name = self.relay.read_file(base + "/name").strip()
+                out[name] = {
+                    "idx": ev["idx"],
+                    "type": self.relay.read_file(base + "/type").strip(),
+                    "soft": int(self.relay.read_file(base + "/soft")),
+                    "hard": int(self.relay.read_file(base + "/hard")),
+                }
+            except OSError:
+                continue    # removed meanwhile
+        return out
+
+    def monitor_adds(self):
+        adds = {}
+        for data in list(self.monitor.events):
+            ev = rb.decode_event(data)
+            if ev["op"] == rb.OP_ADD:
+                adds[ev["idx"]] = ev
+            elif ev["op"] == rb.OP_DEL:
+                adds.pop(ev["idx"], None)
+        return list(adds.values())
+
+    def wait_radios(self, want, timeout=10.0):
+        """Polls guest sysfs until {name: soft} matches; returns the last
+        reading."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.radios()
+            if all(n in now and now[n]["soft"] == s for n, s in want.items()):
+                return now
+            if time.monotonic() > deadline:
+                return now
+            time.sleep(0.1)
+
+    # -- the LED ----------------------------------------------------------
+    def mark(self, name):
+        self.relay.mark(f"[[{name}]]")
+
+    def led_since(self, mark):
+        """LED writes after marker `mark` (None if the marker is missing)."""
+        try:
+            with open(self.led_log, "rb") as f:
+                entries = led_log_entries(f.read())
+        except OSError:
+            return None
+        seen = None
+        for kind, value in entries:
+            if kind == "mark" and value == mark:
+                seen = []
+            elif kind == "led" and seen is not None:
+                seen.append(value)
+        return seen
+
+    def led_before(self, mark):
+        """The LED state written last before marker `mark`, or None."""
+        try:
+            with open(self.led_log, "rb") as f:
+                entries = led_log_entries(f.read())
+        except OSError:
+            return None
+        last = None
+        for kind, value in entries:
+            if kind == "mark" and value == mark:
+                return last
+            if kind == "led":
+                last = value
+        return None
+
+    def wait_led(self, mark, lit, timeout=10.0):
+        """Waits until the last LED write after `mark` is `lit`; returns
+        the writes seen after the mark."""
+        deadline = time.monotonic() + timeout
+        while True:
+            seen = self.led_since(mark)
+            if seen and seen[-1] == lit:
+                return seen
+            if time.monotonic() > deadline:
+                return seen
+            time.sleep(0.05)
+
+    def led_log_text(self):
+        try:
+            with open(self.led_log, "rb") as f:
+                data = f.read()
+        except OSError:
+            return "(no LED log)"
+        return " ".join(f"<{v}>" if k == "mark" else ("ON" if v else "off")
+                        for k, v in led_log_entries(data))
+
+    # -- the product on the host -----------------------------------------
+    def env(self, extra=None):
+        env = dict(os.environ)
+        env["RFKILL_SYSFS_ROOT"] = self.sysfs_root
+        env["XDG_STATE_HOME"] = os.path.join(self.tmp, "state")
+        env["XDG_CONFIG_HOME"] = os.path.join(self.tmp, "config")
+        env["XDG_CACHE_HOME"] = os.path.join(self.tmp, "cache")
+        env["HOME"] = self.tmp
+        env["LC_ALL"] = "C.UTF-8"
+        env.update(extra or {})
+        return env
+
+    def run_applet(self, applet, *args, timeout=30):
+        cmd = [applet, "--device", self.device, *args]
+        try:
+            r = subprocess.run(cmd, env=self.env(), capture_output=True,
+                               text=True, stdin=subprocess.DEVNULL,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired as err:
+            return subprocess.CompletedProcess(cmd, -1, err.stdout or "",
+                                               f"timed out after {timeout} s")
+        return r

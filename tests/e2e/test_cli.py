@@ -1,0 +1,340 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""e2e: rfkill-applet's CLI on the host against real radios in a VM.
+
+  test_cli.py --kernel KVER --applet build/rfkill-applet \
+      --vmrun tests/kernel/vm/vmrun.py --relay build/rfkill-relay \
+      --acpi-table build/asus-led.aml \
+      [--module rfkill.ko --module asus-wireless.ko | --stock]
+
+With --module (our rfkill-airplane modules) the kernel must show the
+"rfkill-airplane-mode" trigger, indicator events and indicator ownership;
+with --stock (Debian's own modules) the indicator ops must fail with
+EINVAL and the LED follows Debian's "rfkill-none" trigger.  Everything
+else is the same user story: list the radios, block one by hand, airplane
+mode on (LED lights), unblock a radio (LED goes dark), block it again (LED
+lights), airplane mode off (the radio blocked by hand stays blocked).
+"""
+
+import argparse
+import errno
+import json
+import os
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rfkill_bridge as rb  # noqa: E402
+from e2e_vm import E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH  # noqa: E402
+
+EXPECTED = {"phy0": "wlan", "phy1": "wlan", "hci0": "bluetooth"}
+
+
+def as_bool(value):
+    """JSON soft/hard as booleans (true/false or "blocked"/"unblocked")."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in ("blocked", "unblocked"):
+        return value == "blocked"
+    raise ValueError(f"not a block state: {value!r}")
+
+
+def list_json(tap, vm, applet):
+    r = vm.run_applet(applet, "--list", "--json")
+    if not tap.ok(r.returncode == 0, "--list --json exits 0",
+                  f"rc={r.returncode} stderr: {r.stderr}"):
+        return None
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError as err:
+        tap.ok(False, "--list --json prints JSON", f"{err}: {r.stdout!r}")
+        return None
+    devices = doc.get("devices") if isinstance(doc, dict) else doc
+    if not isinstance(devices, list):
+        tap.ok(False, "--list --json has a device list", r.stdout)
+        return None
+    try:
+        out = {d["name"]: {"type": d["type"], "soft": as_bool(d["soft"]),
+                           "hard": as_bool(d["hard"])} for d in devices}
+    except (KeyError, TypeError, ValueError) as err:
+        tap.ok(False, "--list --json devices have name/type/soft/hard",
+               f"{err}: {r.stdout}")
+        return None
+    airplane = doc.get("airplane") if isinstance(doc, dict) else None
+    if isinstance(airplane, dict):
+        airplane = airplane.get("enabled", airplane.get("active"))
+    return out, airplane
+
+
+def check_listing(tap, vm, applet, soft, airplane_want, step):
+    got = list_json(tap, vm, applet)
+    if not got:
+        return
+    devices, airplane = got
+    want = {n: {"type": t, "soft": soft[n], "hard": False}
+            for n, t in EXPECTED.items()}
+    tap.ok(devices == want, f"{step}: --list --json shows phy0, phy1, hci0 "
+           "with the guest's soft/hard states",
+           f"got {devices}\nwant {want}")
+    tap.ok(airplane is airplane_want,
+           f"{step}: --list --json airplane is {airplane_want}",
+           f"got {airplane!r}")
+
+
+def set_soft(vm, radio, soft):
+    idx = vm.radios()[radio]["idx"]
+    return vm.monitor.write(rb.encode_event(idx, 0, rb.OP_CHANGE, soft))
+
+
+def airplane(tap, vm, applet, mode):
+    r = vm.run_applet(applet, "--airplane", mode)
+    tap.ok(r.returncode == 0, f"--airplane {mode} exits 0",
+           f"rc={r.returncode}\nstdout: {r.stdout}\nstderr: {r.stderr}")
+
+
+def check_led(tap, vm, mark, lit, what):
+    """The step after `mark` switched the LED to `lit` (it must have been
+    the other way before, so a step that changes nothing fails)."""
+    seen = vm.wait_led(mark, lit)
+    before = vm.led_before(mark)
+    word = "lights" if lit else "goes dark"
+    good = before is (not lit) and bool(seen) and seen[-1] == lit
+    if good and lit:
+        # No flicker: once lit, the LED stays lit for this step.
+        good = False not in seen[seen.index(True):]
+    tap.ok(good, f"{what}: the LED {word} on the debugcon",
+           f"LED before: {before}, writes after [[{mark}]]: {seen}\n"
+           f"log: {vm.led_log_text()}")
+
+
+def check_led_quiet(tap, vm, mark, what):
+    time.sleep(0.5)  # the LED core applies a trigger event at once
+    seen = vm.led_since(mark)
+    tap.ok(seen is not None and True not in seen,
+           f"{what}: the LED stays dark", f"LED writes: {seen}")
+
+
+def indicator_events_since(vm, start):
+    return [e["soft"] for e in map(rb.decode_event, vm.monitor.events[start:])
+            if e["op"] == rb.OP_INDICATOR_CHANGE]
+
+
+class Client:
+    """A second program on the bridge, speaking the socket transport."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.settimeout(10)
+        self.sock.connect(path)
+        self.events = []
+
+    def write(self, data):
+        """Returns the errno of the guest's write()."""
+        self.sock.send(data)
+        while True:
+            packet = self.sock.recv(256)
+            if not packet:
+                raise OSError(errno.EPIPE, "bridge closed the connection")
+            status = rb.parse_status(packet)
+            if status is not None:
+                return status
+            self.events.append(packet)
+
+    def close(self):
+        self.sock.close()
+
+
+def scenario(tap, vm, applet, stock):
+    time.sleep(0.3)     # the ADDs of the open come right after its ACK
+    adds = {e["idx"]: e for e in vm.monitor_adds()}
+    radios = vm.radios()
+    tap.ok(sorted(radios) == sorted(EXPECTED) and
+           all(r["soft"] == 0 and r["hard"] == 0 for r in radios.values()),
+           "guest has phy0, phy1, hci0, all unblocked", f"got {radios}")
+    if sorted(radios) != sorted(EXPECTED):
+        return
+    types = {n: adds[r["idx"]]["type"] for n, r in radios.items()}
+    tap.ok(types == {"phy0": TYPE_WLAN, "phy1": TYPE_WLAN,
+                     "hci0": TYPE_BLUETOOTH},
+           "relayed ADD events carry the radio types", f"got {types}")
+    sizes = {e["size"] for e in adds.values()}
+    tap.ok(sizes == {9}, "relayed events are extended (9 bytes)",
+           f"sizes {sizes}")
+
+    led = "asus-wireless::airplane" if stock else "asus-wireless::airplane_mode"
+    trigger = "rfkill-none" if stock else "rfkill-airplane-mode"
+    try:
+        triggers = vm.relay.read_file(f"/sys/class/leds/{led}/trigger")
+        current = [t[1:-1] for t in triggers.split() if t.startswith("[")]
+        brightness = int(vm.relay.read_file(f"/sys/class/leds/{led}/brightness"))
+    except OSError as err:
+        current, brightness = [str(err)], None
+    tap.ok(current == [trigger], f"{led} follows trigger {trigger}",
+           f"current trigger: {current}")
+    tap.ok(brightness == 0, "the LED starts dark", f"brightness {brightness}")
+
+    check_listing(tap, vm, applet,
+                  {"phy0": False, "phy1": False, "hci0": False}, False,
+                  "start")
+    r = vm.run_applet(applet, "--list")
+    tap.ok(r.returncode == 0 and all(n in r.stdout for n in EXPECTED),
+           "--list prints a table with phy0, phy1, hci0",
+           f"rc={r.returncode}\n{r.stdout}{r.stderr}")
+
+    # A radio the user switched off before airplane mode...
+    vm.mark("block-phy1")
+    tap.ok(set_soft(vm, "phy1", 1) == 0, "relayed CHANGE blocks phy1")
+    now = vm.wait_radios({"phy1": 1})
+    tap.ok(now["phy1"]["soft"] == 1, "guest sysfs: phy1 soft-blocked")
+    check_led_quiet(tap, vm, "block-phy1", "one radio of three blocked")
+
+    # ...airplane mode on...
+    start = len(vm.monitor.events)
+    vm.mark("airplane-on")
+    airplane(tap, vm, applet, "on")
+    now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
+    tap.ok(all(r["soft"] == 1 for r in now.values()),
+           "guest sysfs: phy0, phy1, hci0 soft-blocked", f"got {now}")
+    changed = {rb.decode_event(e)["idx"] for e in vm.monitor.events[start:]
+               if rb.decode_event(e)["op"] == rb.OP_CHANGE
+               and rb.decode_event(e)["soft"] == 1}
+    tap.ok({now["phy0"]["idx"], now["hci0"]["idx"]} <= changed,
+           "relay saw CHANGE events blocking phy0 and hci0",
+           f"blocked idx seen: {changed}")
+    check_led(tap, vm, "airplane-on", True, "airplane mode on")
+    if not stock:
+        time.sleep(0.2)
+        ind = indicator_events_since(vm, start)
+        tap.ok(ind[-1:] == [1], "kernel announced indicator on (op 5 event)",
+               f"indicator events: {ind}")
+    check_listing(tap, vm, applet,
+                  {"phy0": True, "phy1": True, "hci0": True}, True,
+                  "airplane on")
+
+    # ...one radio back on by hand: not every radio blocked any more...
+    start = len(vm.monitor.events)
+    vm.mark("unblock-hci0")
+    tap.ok(set_soft(vm, "hci0", 0) == 0, "relayed CHANGE unblocks hci0")
+    check_led(tap, vm, "unblock-hci0", False, "hci0 unblocked")
+    if not stock:
+        time.sleep(0.2)
+        ind = indicator_events_since(vm, start)
+        tap.ok(ind[-1:] == [0], "kernel announced indicator off",
+               f"indicator events: {ind}")
+
+    # ...and off again: every radio blocked lights it once more.
+    vm.mark("reblock-hci0")
+    tap.ok(set_soft(vm, "hci0", 1) == 0, "relayed CHANGE blocks hci0 again")
+    check_led(tap, vm, "reblock-hci0", True, "every radio blocked again")
+
+    # Airplane mode off restores what the radios were before.
+    vm.mark("airplane-off")
+    airplane(tap, vm, applet, "off")
+    now = vm.wait_radios({"phy0": 0, "phy1": 1, "hci0": 0})
+    tap.ok({n: r["soft"] for n, r in now.items()} ==
+           {"phy0": 0, "phy1": 1, "hci0": 0},
+           "guest sysfs: phy0 and hci0 unblocked, phy1 stays blocked",
+           f"got {now}")
+    check_led(tap, vm, "airplane-off", False, "airplane mode off")
+    check_listing(tap, vm, applet,
+                  {"phy0": False, "phy1": True, "hci0": False}, False,
+                  "airplane off")
+
+    # Toggle twice: on, then back to the same per-radio states.
+    vm.mark("toggle-on")
+    airplane(tap, vm, applet, "toggle")
+    now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
+    tap.ok(all(r["soft"] == 1 for r in now.values()),
+           "toggle: every radio blocked", f"got {now}")
+    check_led(tap, vm, "toggle-on", True, "toggle on")
+    vm.mark("toggle-off")
+    airplane(tap, vm, applet, "toggle")
+    now = vm.wait_radios({"phy0": 0, "phy1": 1, "hci0": 0})
+    tap.ok({n: r["soft"] for n, r in now.items()} ==
+           {"phy0": 0, "phy1": 1, "hci0": 0},
+           "toggle: restored, phy1 still blocked", f"got {now}")
+    check_led(tap, vm, "toggle-off", False, "toggle off")
+
+    indicator_ops(tap, vm, stock)
+
+
+def indicator_ops(tap, vm, stock):
+    """Two programs on the bridge: errnos as local /dev/rfkill writers
+    would see them, and the LED under an indicator owner."""
+    a, b = Client(vm.device), Client(vm.device)
+    acquire = rb.encode_event(0, 0, rb.OP_INDICATOR_ACQUIRE)
+
+    def change(on):
+        return rb.encode_event(0, 0, rb.OP_INDICATOR_CHANGE, on)
+
+    bad_op = rb.encode_event(0, 0, 9)
+    err = a.write(bad_op)
+    tap.ok(err == errno.EINVAL, "unknown op through the bridge: EINVAL",
+           f"errno {err}")
+    if stock:
+        err = a.write(acquire)
+        tap.ok(err == errno.EINVAL, "stock kernel: ACQUIRE gives EINVAL",
+               f"errno {err}")
+        err = a.write(change(1))
+        tap.ok(err == errno.EINVAL, "stock kernel: indicator CHANGE gives "
+               "EINVAL", f"errno {err}")
+    else:
+        err = a.write(acquire)
+        tap.ok(err == 0, "first program acquires the indicator", f"errno {err}")
+        err = b.write(acquire)
+        tap.ok(err == errno.EACCES, "second program's ACQUIRE: EACCES",
+               f"errno {err}")
+        err = b.write(change(1))
+        tap.ok(err == errno.EACCES, "non-owner's CHANGE: EACCES",
+               f"errno {err}")
+        vm.mark("owner-on")
+        err = a.write(change(1))
+        tap.ok(err == 0, "owner's CHANGE accepted", f"errno {err}")
+        check_led(tap, vm, "owner-on", True,
+                  "owner sets the indicator with radios on")
+        vm.mark("owner-closes")
+        a.close()
+        check_led(tap, vm, "owner-closes", False,
+                  "owner closed: kernel default rule (radios on)")
+        err = b.write(acquire)
+        tap.ok(err == 0, "after the owner left, ACQUIRE succeeds",
+               f"errno {err}")
+    a.close()
+    b.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--applet", required=True)
+    ap.add_argument("--vmrun", required=True)
+    ap.add_argument("--relay", required=True)
+    ap.add_argument("--acpi-table", required=True)
+    ap.add_argument("--module", action="append", default=[])
+    ap.add_argument("--stock", action="store_true")
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    tap = Tap()
+    missing = [p for p in [args.applet, args.vmrun, args.relay,
+                           args.acpi_table, *args.module]
+               if not os.path.exists(p)]
+    if missing:
+        tap.ok(False, "every part of the product is built",
+               "missing: " + ", ".join(missing))
+        return tap.done()
+    if not args.stock and not args.module:
+        tap.ok(False, "our modules given (--module), or --stock")
+        return tap.done()
+    with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
+               args.module, keep=args.keep) as vm:
+        try:
+            scenario(tap, vm, args.applet, args.stock)
+        except (OSError, rb.RelayError, TimeoutError, KeyError) as err:
+            tap.ok(False, f"scenario ran to the end ({type(err).__name__}: "
+                   f"{err})")
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
