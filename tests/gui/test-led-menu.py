@@ -1,0 +1,125 @@
+"""The "Airplane-mode light" submenu.
+
+On a patched kernel (the fake answers ops 4/5): choosing "Follow airplane
+mode" takes the indicator over and lights it with airplane mode; the
+choice lands in GSettings; a change made with gsettings reaches the
+menu; "Kernel default" hands the light back.  On a stock kernel (EINVAL)
+the rules that need the ops go insensitive, the reason is shown, and the
+kernel's rule stays checked.
+"""
+import subprocess
+
+import guitest as gt
+from guitest import check, log, wait_for
+import fakekernel
+
+RULES = ['Kernel default', 'Follow airplane mode', 'When Wi-Fi is off',
+         'When a hardware switch is off', 'Always off']
+
+
+def gsettings(*args):
+    out = subprocess.run(['gsettings'] + list(args) + [], capture_output=True,
+                         text=True, check=True)
+    return out.stdout.strip()
+
+
+def submenu(item):
+    return item.find('Airplane-mode light')
+
+
+def checked_rule(item):
+    on = [c.label for c in submenu(item).children
+          if c.toggle_type == 'radio' and c.checked]
+    check(len(on) == 1, f'one radio item checked, have {on}')
+    return on[0]
+
+
+def start(logdir, watcher, bus, name, **fake_args):
+    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'], **fake_args)
+    applet = gt.Applet(fake.socket, logdir, name=name)
+    item = watcher.wait_item(applet.unique_name(bus))
+    wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
+    return fake, applet, item
+
+
+def patched_kernel(logdir, watcher, bus):
+    fake, applet, item = start(logdir, watcher, bus, 'applet-patched')
+    try:
+        labels = [c.label for c in submenu(item).children
+                  if c.toggle_type == 'radio']
+        check(labels == RULES, f'rules offered: {labels}')
+        check(checked_rule(item) == 'Kernel default', 'kernel rule at first')
+        check(fake.indicator() == 'dark kernel', f'indicator: {fake.indicator()}')
+
+        item.click('Follow airplane mode')
+        wait_for(lambda: fake.indicator() == 'dark owned', 5,
+                 'the applet owning a dark indicator')
+        wait_for(lambda: checked_rule(item) == 'Follow airplane mode', 5,
+                 'the rule checked')
+        check(gsettings('get', gt.APP_ID, 'led-rule') == "'airplane-mode'",
+              'the rule stored in GSettings')
+
+        item.click('Airplane mode')
+        wait_for(lambda: fake.indicator() == 'lit owned', 5,
+                 'the light on with airplane mode')
+        item.click('Airplane mode')
+        wait_for(lambda: fake.indicator() == 'dark owned', 5,
+                 'the light off with airplane mode')
+
+        gsettings('set', gt.APP_ID, 'led-rule', 'hardware-switch')
+        wait_for(lambda: checked_rule(item) == 'When a hardware switch is off', 5,
+                 'the menu following gsettings')
+        fake.set_hard('hci0', True)
+        wait_for(lambda: fake.indicator() == 'lit owned', 5,
+                 'the light on for a hardware switch')
+
+        item.click('Kernel default')
+        wait_for(lambda: fake.indicator().endswith(' kernel'), 5,
+                 'the light handed back to the kernel')
+        wait_for(lambda: checked_rule(item) == 'Kernel default', 5, 'kernel checked')
+        check(not [c for c in submenu(item).children if c.visible and not c.enabled
+                   and c.toggle_type == ''], 'no reason shown on a patched kernel')
+    finally:
+        item.click('Quit')
+        applet.proc.wait(10)
+        applet.stop()
+        fake.stop()
+
+
+def stock_kernel(logdir, watcher, bus):
+    gsettings('set', gt.APP_ID, 'led-rule', 'kernel')
+    fake, applet, item = start(logdir, watcher, bus, 'applet-stock', stock=True)
+    try:
+        item.click('Follow airplane mode')
+        reason = wait_for(lambda: [c for c in submenu(item).children
+                                   if c.visible and not c.toggle_type and
+                                   c.label and not c.is_separator],
+                          5, 'a reason in the submenu')[0]
+        log('stock kernel reason:', reason.label)
+        check(reason.label == 'Not supported by this kernel', f'reason: {reason}')
+        check(not reason.enabled, 'the reason is not clickable')
+        wait_for(lambda: checked_rule(item) == 'Kernel default', 5,
+                 'the kernel rule still checked')
+        for c in submenu(item).children:
+            if c.toggle_type == 'radio':
+                check(c.enabled == (c.label == 'Kernel default'),
+                      f'only the kernel rule is sensitive: {c}')
+        check(fake.indicator() == 'dark kernel', f'indicator: {fake.indicator()}')
+    finally:
+        applet.stop()
+        fake.stop()
+
+
+def test(logdir):
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    try:
+        patched_kernel(logdir, watcher, bus)
+        stock_kernel(logdir, watcher, bus)
+    finally:
+        loop.stop()
+
+
+if __name__ == '__main__':
+    gt.run(test)
