@@ -1,0 +1,233 @@
+"""The applet in a real panel: xfce4-panel's systray plugin is the
+StatusNotifierWatcher and host.  Screenshots of the icon in each state
+and of the open menu go to $RFK_SCREENSHOT_DIR.
+
+Fails if the panel shows no icon, if two states draw the same icon, or
+if a click does not open a menu.  Waits for pixels, never fixed sleeps.
+"""
+import os
+import shutil
+import subprocess
+import time
+
+import gi
+gi.require_version('GdkPixbuf', '2.0')
+from gi.repository import GdkPixbuf  # noqa: E402
+
+import guitest as gt  # noqa: E402
+from guitest import check, log, wait_for  # noqa: E402
+import fakekernel  # noqa: E402
+
+PANEL_H = 32
+SCREEN_W = 640
+
+
+class Screen:
+    def __init__(self, workdir, outdir):
+        self.workdir, self.outdir = workdir, outdir
+        self.count = 0
+
+    def grab(self, geometry=None, save_as=None):
+        """A PNG of the root window (or a WxH+X+Y part) as a pixbuf."""
+        self.count += 1
+        path = save_as or os.path.join(self.workdir, f'grab-{self.count}.png')
+        args = ['import', '-window', 'root']
+        if geometry:
+            args += ['-crop', geometry, '+repage']
+        subprocess.run(args + [path], check=True, capture_output=True)
+        return GdkPixbuf.Pixbuf.new_from_file(path)
+
+    def panel(self):
+        return self.grab(f'{SCREEN_W}x{PANEL_H}+0+0')
+
+
+def pixels(pixbuf):
+    data = pixbuf.get_pixels()
+    n, stride = pixbuf.get_n_channels(), pixbuf.get_rowstride()
+    return data, n, stride
+
+
+def diff_box(a, b, threshold=40):
+    """Bounding box (x0, y0, x1, y1) of pixels that differ, or None."""
+    da, n, stride = pixels(a)
+    db, _, _ = pixels(b)
+    box = None
+    for y in range(a.get_height()):
+        row = y * stride
+        for x in range(a.get_width()):
+            i = row + x * n
+            if (abs(da[i] - db[i]) + abs(da[i + 1] - db[i + 1])
+                    + abs(da[i + 2] - db[i + 2])) > threshold:
+                if box is None:
+                    box = [x, y, x, y]
+                else:
+                    box = [min(box[0], x), min(box[1], y),
+                           max(box[2], x), max(box[3], y)]
+    return box
+
+
+def same(a, b):
+    return diff_box(a, b) is None
+
+
+def uniform(pixbuf):
+    data, n, stride = pixels(pixbuf)
+    first = data[0:3]
+    return all(data[y * stride + x * n: y * stride + x * n + 3] == first
+               for y in range(0, pixbuf.get_height(), 2)
+               for x in range(0, pixbuf.get_width(), 4))
+
+
+def xdotool(*args):
+    subprocess.run(['xdotool'] + [str(a) for a in args], check=True)
+
+
+def click(x, y, button):
+    """Clicks, then moves the pointer off the panel so that no hover
+    highlight ends up in the icon screenshots."""
+    xdotool('mousemove', x, y, 'click', button)
+    xdotool('mousemove', SCREEN_W - 20, 460)
+
+
+def stable(grab, what, timeout=10, differs_from=()):
+    """Grabs until two grabs in a row agree and differ from the given ones."""
+    last = grab()
+
+    def settled():
+        nonlocal last
+        now = grab()
+        done = same(now, last) and not any(same(now, o) for o in differs_from)
+        last = now
+        return now if done else None
+    return wait_for(settled, timeout, what)
+
+
+def item_icon(bus, applet):
+    """The icon name the applet exports (to know the model settled)."""
+    name = applet.unique_name(bus)
+    path = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
+    return gt.Item(bus, name, path).props().get('IconName')
+
+
+def open_menu(screen, cx, cy, save_as):
+    """Left click on the icon; waits for a menu below the panel, saves the
+    whole screen, closes the menu again."""
+    below = f'{SCREEN_W}x{480 - PANEL_H}+0+{PANEL_H}'
+    before = screen.grab(below)
+    xdotool('mousemove', cx, cy, 'click', '1')
+
+    def menu_drawn():
+        box = diff_box(before, screen.grab(below))
+        return box if box and box[3] - box[1] > 100 and box[2] - box[0] > 80 else None
+    box = wait_for(menu_drawn, 10, 'a menu below the panel after a left click')
+    stable(lambda: screen.grab(below), 'the menu drawn completely')
+    screen.grab(save_as=save_as)
+    log('menu at', box, 'saved', save_as)
+    xdotool('key', 'Escape')
+    xdotool('mousemove', SCREEN_W - 20, 460)
+    wait_for(lambda: same(before, screen.grab(below)), 5, 'the menu closed')
+
+
+def test(logdir):
+    outdir = os.environ['RFK_SCREENSHOT_DIR']
+    os.makedirs(outdir, exist_ok=True)
+    for old in os.listdir(outdir):
+        if old.endswith('.png'):
+            os.unlink(os.path.join(outdir, old))
+    workdir = os.path.join(os.environ['XDG_RUNTIME_DIR'], 'grabs')
+    os.makedirs(workdir)
+    screen = Screen(workdir, outdir)
+
+    config_dir = os.path.join(os.environ['XDG_CONFIG_HOME'], 'xfce4', 'xfconf',
+                              'xfce-perchannel-xml')
+    os.makedirs(config_dir)
+    shutil.copy(os.environ['RFK_PANEL_CONFIG'],
+                os.path.join(config_dir, 'xfce4-panel.xml'))
+
+    bus = gt.session_bus()
+    panel_log = open(os.path.join(logdir, 'xfce4-panel.log'), 'w')
+    panel = subprocess.Popen(['xfce4-panel', '--disable-wm-check',
+                              '--sm-client-disable'],
+                             stdout=panel_log, stderr=subprocess.STDOUT)
+    fake = applet = None
+    try:
+        subprocess.run(['gdbus', 'wait', '--session', '--timeout', '10',
+                        gt.WATCHER_NAME], check=True)
+        # The empty panel, drawn and settled: the baseline for the icon.
+        wait_for(lambda: not uniform(screen.grab(f'{SCREEN_W}x{PANEL_H + 8}+0+0')),
+                 10, 'the panel drawn over the root window')
+        empty = stable(screen.panel, 'the empty panel settled')
+
+        fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
+        applet = gt.Applet(fake.socket, logdir)
+        box = wait_for(lambda: diff_box(empty, screen.panel()), 10,
+                       'the icon in the panel (the panel shows no icon)')
+        log('icon drawn at', box)
+        x0, y0, x1, y1 = box
+        check(x1 - x0 >= 8 and y1 - y0 >= 8, f'icon too small: {box}')
+        check(x1 - x0 <= 40 and y1 - y0 <= PANEL_H, f'more than one icon? {box}')
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        # The whole panel cell around the icon.
+        cell = f'{PANEL_H}x{PANEL_H}+{max(0, cx - PANEL_H // 2)}+0'
+
+        def icon():
+            return screen.grab(cell)
+
+        def save_icon(name, pixbuf):
+            path = os.path.join(outdir, f'icon-{name}.png')
+            pixbuf.scale_simple(PANEL_H * 4, PANEL_H * 4,
+                                GdkPixbuf.InterpType.NEAREST).savev(path, 'png', [], [])
+            screen.panel().savev(os.path.join(outdir, f'panel-{name}.png'),
+                                 'png', [], [])
+            log('saved', path)
+
+        shown = []
+        # 1. Radios on, once the manager settled on the socket.
+        wait_for(lambda: item_icon(bus, applet) == 'network-wireless-symbolic', 10,
+                 'the radios-on icon name')
+        on = stable(icon, 'the radios-on icon')
+        save_icon('radios-on', on)
+        shown.append(on)
+
+        # 2. The menu opens on a left click in the panel.
+        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-radios-on.png'))
+
+        # 3. Middle click in the panel: airplane mode on.
+        click(cx, cy, 2)
+        wait_for(lambda: all(r['soft'] for r in fake.state()), 5,
+                 'airplane mode on from a middle click in the panel')
+        airplane = stable(icon, 'the airplane-mode icon', differs_from=shown)
+        save_icon('airplane-mode', airplane)
+        shown.append(airplane)
+        click(cx, cy, 2)
+        wait_for(lambda: not any(r['soft'] for r in fake.state()), 5,
+                 'airplane mode off from a second middle click')
+        stable(icon, 'the radios-on icon back', differs_from=[airplane])
+
+        # 4. A hardware switch.
+        fake.set_hard('hci0', True)
+        hardware = stable(icon, 'the hardware-switch icon', differs_from=shown)
+        save_icon('hardware-switch', hardware)
+        shown.append(hardware)
+        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-hardware-switch.png'))
+
+        # 5. The device goes away: no rfkill support.
+        fake.stop()
+        none = stable(icon, 'the no-radios icon', differs_from=shown)
+        save_icon('no-radios', none)
+        check(applet.proc.poll() is None, 'the applet died with its device')
+    finally:
+        if applet:
+            applet.stop()
+        if fake:
+            fake.stop()
+        panel.terminate()
+        try:
+            panel.wait(5)
+        except subprocess.TimeoutExpired:
+            panel.kill()
+        panel_log.close()
+
+
+if __name__ == '__main__':
+    gt.run(test)
