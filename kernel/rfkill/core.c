@@ -262,9 +262,12 @@ void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
 	curr = !!(rfkill->state & RFKILL_BLOCK_SW);
 	spin_unlock_irqrestore(&rfkill->lock, flags);
 
-	rfkill_state_changed(rfkill);
+	if (rfkill->registered)
+		rfkill_led_event(&rfkill->led, rfkill_any_blocked(rfkill));
 	if (prev != curr)
 		rfkill_event_locked(rfkill);
+	/* after the device's event, so listeners see cause before effect */
+	rfkill_global_update_locked();
 }
 
 static void rfkill_update_global_state_locked(enum rfkill_type type,
@@ -298,7 +301,7 @@ void rfkill_change_all_locked(enum rfkill_type type, bool blocked)
 		rfkill_set_block_locked(rfkill, blocked);
 	}
 	/* With no devices the indicator follows the global state. */
-	rfkill_global_changed();
+	rfkill_global_update_locked();
 }
 
 void rfkill_change_one_locked(u32 idx, enum rfkill_type type, bool blocked)
@@ -415,7 +418,7 @@ void rfkill_epo(void)
 		rfkill_global_states[i].sav = rfkill_global_states[i].cur;
 		rfkill_global_states[i].cur = true;
 	}
-	rfkill_global_changed();
+	rfkill_global_update_locked();
 	mutex_unlock(&rfkill_global_mutex);
 }
 
@@ -781,8 +784,9 @@ int __must_check rfkill_register(struct rfkill *rfkill)
 #endif
 	}
 
-	rfkill_state_changed(rfkill);
+	rfkill_led_event(&rfkill->led, rfkill_any_blocked(rfkill));
 	rfkill_send_events_locked(rfkill, RFKILL_OP_ADD);
+	rfkill_global_update_locked();
 
 	mutex_unlock(&rfkill_global_mutex);
 	return 0;
@@ -813,7 +817,7 @@ void rfkill_unregister(struct rfkill *rfkill)
 	mutex_lock(&rfkill_global_mutex);
 	rfkill_send_events_locked(rfkill, RFKILL_OP_DEL);
 	list_del_init(&rfkill->node);
-	rfkill_global_changed();
+	rfkill_global_update_locked();
 	mutex_unlock(&rfkill_global_mutex);
 
 	rfkill_led_unregister(&rfkill->led);

@@ -124,6 +124,8 @@ void rfkill_led_event(struct rfkill_led *led, bool blocked);
  * indicator from a work item.  Safe in any context.
  */
 void rfkill_global_changed(void);
+/* The same, now; caller holds rfkill_global_mutex. */
+void rfkill_global_update_locked(void);
 int rfkill_global_leds_init(void);
 void rfkill_global_leds_exit(void);
 

@@ -4,9 +4,11 @@
  * while the radio is unblocked), and the global "rfkill-any" (on while any
  * radio is unblocked) and "rfkill-none" (on while none is).
  *
- * Drivers change device state from any context, so the global triggers
- * and the airplane-mode indicator are recomputed from one work item that
- * may take rfkill_global_mutex.
+ * Drivers change device state from any context, so for them the global
+ * triggers and the airplane-mode indicator are recomputed from one work
+ * item that may take rfkill_global_mutex.  Changes made with the mutex
+ * held (userspace writes, key presses, registration) recompute at once,
+ * so "rfkill block all" has lit the indicator when write() returns.
  */
 #include <linux/kernel.h>
 #include <linux/leds.h>
@@ -70,12 +72,13 @@ static struct led_trigger rfkill_none_trigger = {
 	.activate	= rfkill_global_led_activate,
 };
 
-static void rfkill_global_work_fn(struct work_struct *work)
+void rfkill_global_update_locked(void)
 {
 	struct rfkill_tally tally;
 	bool any_unblocked;
 
-	mutex_lock(&rfkill_global_mutex);
+	lockdep_assert_held(&rfkill_global_mutex);
+
 	rfkill_tally_locked(&tally);
 	any_unblocked = tally.blocked < tally.total;
 	led_trigger_event(&rfkill_any_trigger,
@@ -83,6 +86,12 @@ static void rfkill_global_work_fn(struct work_struct *work)
 	led_trigger_event(&rfkill_none_trigger,
 			  any_unblocked ? LED_OFF : LED_FULL);
 	rfkill_apm_default_locked(&tally);
+}
+
+static void rfkill_global_work_fn(struct work_struct *work)
+{
+	mutex_lock(&rfkill_global_mutex);
+	rfkill_global_update_locked();
 	mutex_unlock(&rfkill_global_mutex);
 }
 
