@@ -13,6 +13,7 @@ open by the init shell), an ATK4002 device from an SSDT whose HSWC writes
 the LED to the debugcon port 0x440, and asus-wireless driving that LED.
 """
 
+import fcntl
 import os
 import re
 import shutil
@@ -37,6 +38,40 @@ RADIO_MODULES = ["mac80211_hwsim radios=2", "hci_vhci"]
 VIRTIO_MODULES = ["virtio_pci", "virtio_console"]
 
 TYPE_WLAN, TYPE_BLUETOOTH = 1, 2
+
+
+def build_modules(tap, kver, source_dir, work_dir, version=None):
+    """Builds kernel/ (rfkill.ko, asus-wireless.ko) for kver in a copy
+    under work_dir, as the kernel suite does; returns the two paths or None
+    after a failed check.  Tests of one kernel share work_dir: a lock makes
+    the second one wait and reuse the (incremental) build."""
+    os.makedirs(work_dir, exist_ok=True)
+    src = os.path.join(work_dir, "src")
+    log_path = os.path.join(work_dir, "build.log")
+    headers = f"/lib/modules/{kver}/build"
+    cmd = ["make", "-C", headers, f"M={src}", "-j2", "modules"]
+    if version:
+        cmd.append(f"RFKILL_AIRPLANE_VERSION={version}")
+    with open(os.path.join(work_dir, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.copytree(source_dir, src, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(
+                            "*.o", "*.ko", "*.mod", "*.mod.c", ".*.cmd",
+                            "modules.order", "Module.symvers", "meson.build"))
+        with open(log_path, "w") as log:
+            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                               stderr=subprocess.STDOUT)
+    kos = [os.path.join(src, "rfkill", "rfkill.ko"),
+           os.path.join(src, "asus-wireless", "asus-wireless.ko")]
+    missing = [k for k in kos if not os.path.isfile(k)]
+    with open(log_path, errors="replace") as log:
+        tail = "".join(log.readlines()[-30:])
+    if not tap.ok(r.returncode == 0 and not missing,
+                  f"our rfkill.ko and asus-wireless.ko build for {kver}",
+                  f"{' '.join(cmd)}: rc={r.returncode}, missing {missing}\n"
+                  + tail):
+        return None
+    return kos
 
 
 class Tap:

@@ -4,10 +4,11 @@
 
   test_cli.py --kernel KVER --applet build/rfkill-applet \
       --vmrun tests/kernel/vm/vmrun.py --relay build/rfkill-relay \
-      --acpi-table build/asus-led.aml \
-      [--module rfkill.ko --module asus-wireless.ko | --stock]
+      --acpi-table build/atk4002.aml \
+      [--source-dir kernel --work-dir DIR | --module X.ko... | --stock]
 
-With --module (our rfkill-airplane modules) the kernel must show the
+With our rfkill-airplane modules (built from --source-dir, or given with
+--module) the kernel must show the
 "rfkill-airplane-mode" trigger, indicator events and indicator ownership;
 with --stock (Debian's own modules) the indicator ops must fail with
 EINVAL and the LED follows Debian's "rfkill-none" trigger.  Everything
@@ -26,45 +27,38 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rfkill_bridge as rb  # noqa: E402
-from e2e_vm import E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH  # noqa: E402
+from e2e_vm import (E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH,  # noqa: E402
+                    build_modules)
 
 EXPECTED = {"phy0": "wlan", "phy1": "wlan", "hci0": "bluetooth"}
 
 
-def as_bool(value):
-    """JSON soft/hard as booleans (true/false or "blocked"/"unblocked")."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value in ("blocked", "unblocked"):
-        return value == "blocked"
-    raise ValueError(f"not a block state: {value!r}")
+def block_state(value):
+    """util-linux style "blocked"/"unblocked" as a boolean."""
+    if value not in ("blocked", "unblocked"):
+        raise ValueError(f"not a block state: {value!r}")
+    return value == "blocked"
 
 
 def list_json(tap, vm, applet):
+    """--list --json as ({device: {type, id, soft, hard}}, airplane-mode),
+    or None after a failed check."""
     r = vm.run_applet(applet, "--list", "--json")
     if not tap.ok(r.returncode == 0, "--list --json exits 0",
                   f"rc={r.returncode} stderr: {r.stderr}"):
         return None
     try:
         doc = json.loads(r.stdout)
-    except ValueError as err:
-        tap.ok(False, "--list --json prints JSON", f"{err}: {r.stdout!r}")
+        devices = {d["device"]: {"type": d["type"], "id": d["id"],
+                                 "soft": block_state(d["soft"]),
+                                 "hard": block_state(d["hard"])}
+                   for d in doc["rfkilldevices"]}
+        airplane = doc["airplane-mode"]
+    except (ValueError, KeyError, TypeError) as err:
+        tap.ok(False, "--list --json has rfkilldevices and airplane-mode",
+               f"{type(err).__name__} {err}: {r.stdout}")
         return None
-    devices = doc.get("devices") if isinstance(doc, dict) else doc
-    if not isinstance(devices, list):
-        tap.ok(False, "--list --json has a device list", r.stdout)
-        return None
-    try:
-        out = {d["name"]: {"type": d["type"], "soft": as_bool(d["soft"]),
-                           "hard": as_bool(d["hard"])} for d in devices}
-    except (KeyError, TypeError, ValueError) as err:
-        tap.ok(False, "--list --json devices have name/type/soft/hard",
-               f"{err}: {r.stdout}")
-        return None
-    airplane = doc.get("airplane") if isinstance(doc, dict) else None
-    if isinstance(airplane, dict):
-        airplane = airplane.get("enabled", airplane.get("active"))
-    return out, airplane
+    return devices, airplane
 
 
 def check_listing(tap, vm, applet, soft, airplane_want, step):
@@ -72,7 +66,8 @@ def check_listing(tap, vm, applet, soft, airplane_want, step):
     if not got:
         return
     devices, airplane = got
-    want = {n: {"type": t, "soft": soft[n], "hard": False}
+    ids = {n: r["idx"] for n, r in vm.radios().items()}
+    want = {n: {"type": t, "id": ids.get(n), "soft": soft[n], "hard": False}
             for n, t in EXPECTED.items()}
     tap.ok(devices == want, f"{step}: --list --json shows phy0, phy1, hci0 "
            "with the guest's soft/hard states",
@@ -311,8 +306,13 @@ def main():
     ap.add_argument("--vmrun", required=True)
     ap.add_argument("--relay", required=True)
     ap.add_argument("--acpi-table", required=True)
-    ap.add_argument("--module", action="append", default=[])
-    ap.add_argument("--stock", action="store_true")
+    ap.add_argument("--source-dir", help="kernel/: build our modules")
+    ap.add_argument("--work-dir", help="where to build them")
+    ap.add_argument("--version", help="RFKILL_AIRPLANE_VERSION")
+    ap.add_argument("--module", action="append", default=[],
+                    help="an already built module instead of --source-dir")
+    ap.add_argument("--stock", action="store_true",
+                    help="Debian's own rfkill and asus-wireless")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     tap = Tap()
@@ -323,11 +323,18 @@ def main():
         tap.ok(False, "every part of the product is built",
                "missing: " + ", ".join(missing))
         return tap.done()
-    if not args.stock and not args.module:
-        tap.ok(False, "our modules given (--module), or --stock")
-        return tap.done()
+    modules = args.module
+    if not args.stock and not modules:
+        if not (args.source_dir and args.work_dir):
+            tap.ok(False, "our modules: --source-dir and --work-dir, "
+                   "--module or --stock")
+            return tap.done()
+        modules = build_modules(tap, args.kernel, args.source_dir,
+                                args.work_dir, args.version)
+        if not modules:
+            return tap.done()
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
-               args.module, keep=args.keep) as vm:
+               modules, keep=args.keep) as vm:
         try:
             scenario(tap, vm, args.applet, args.stock)
         except (OSError, rb.RelayError, TimeoutError, KeyError) as err:
