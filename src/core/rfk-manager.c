@@ -349,10 +349,12 @@ request_want (Request *request, RfkDevice *device, gboolean soft)
   RfkEvent event;
   GError *error = NULL;
 
-  if (device->soft == soft)
+  /* With a write in flight the state will still move, so ours must go
+   * out even if it matches what the kernel reported last. */
+  previous = g_hash_table_lookup (self->claims, key);
+  if (previous == NULL && device->soft == soft)
     return TRUE;
 
-  previous = g_hash_table_lookup (self->claims, key);
   if (previous != NULL && previous != request)
     {
       g_hash_table_remove (previous->wanted, key);
@@ -1118,11 +1120,31 @@ airplane_off (RfkManager *self, Request *request)
   g_autoptr (GPtrArray) devices = g_ptr_array_copy (self->sorted, NULL,
                                                     NULL);
 
+  gboolean switchable = FALSE;
+
   /* Not in airplane mode and nothing to restore: leave every radio as
    * its owner set it. */
   if (!self->airplane_mode && !store->active)
     {
       request_commit (request);
+      return;
+    }
+
+  /* Without a restore list, airplane off means radios on, but only where
+   * a soft unblock can help: under a hardware switch write nothing. */
+  for (guint i = 0; i < devices->len && !store->active; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (type_counts (self, device->type) && !device->hard)
+        switchable = TRUE;
+    }
+  if (!store->active && !switchable)
+    {
+      request_finish (request,
+                      g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
+                                   _("Radios stay off: a hardware switch "
+                                     "blocks them")));
       return;
     }
 
@@ -1136,6 +1158,8 @@ airplane_off (RfkManager *self, Request *request)
         continue;
       if (store->active)
         rfk_airplane_store_lookup (store, key, &soft);
+      else if (device->hard)
+        continue;
       if (!request_want (request, device, soft))
         return;
     }

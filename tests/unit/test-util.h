@@ -1,0 +1,48 @@
+/* test-util.h: a fake kernel, a manager on it, and waiting helpers. */
+#pragma once
+
+#include <glib.h>
+
+#include "fake-rfkill.h"
+#include "rfk-manager.h"
+
+typedef struct {
+  char *dir;          /* private temp dir: state, sysfs, socket */
+  char *socket_path;
+  char *sysfs_dir;
+  char *state_file;
+  FakeRfkill *fake;
+  RfkManager *manager;
+  GPtrArray *log;     /* one line per manager signal, see log_*() */
+} Fixture;
+
+/* Temp dirs and environment; no fake kernel listening yet. */
+void fixture_setup (Fixture *f, gconstpointer data);
+void fixture_teardown (Fixture *f, gconstpointer data);
+
+/* Listens on f->socket_path. */
+void fixture_listen (Fixture *f);
+/* A new manager on the socket, with its signals logged, started and
+ * waited for until READY. */
+RfkManager *fixture_start_manager (Fixture *f);
+
+/* Runs the main context until cond (checked after each iteration)
+ * holds; FALSE after timeout_ms. */
+typedef gboolean (*TestCond) (gpointer data);
+gboolean test_wait_for (TestCond cond, gpointer data, guint timeout_ms);
+/* Lets pending I/O happen for ms milliseconds. */
+void test_settle (guint ms);
+
+/* Blocking wrappers over the async API. */
+gboolean test_set_airplane (RfkManager *manager, gboolean enabled,
+                            GError **error);
+gboolean test_set_blocked (RfkManager *manager, guint32 idx,
+                           gboolean blocked, GError **error);
+
+/* The log as one string, lines joined by '\n'; then the log is cleared. */
+char *test_take_log (Fixture *f);
+/* Logs manager signals of m into f->log. */
+void test_log_signals (Fixture *f, RfkManager *m);
+
+/* "phy0=on hci0=off …" for the fake's radios (soft state only). */
+char *test_fake_soft_states (FakeRfkill *fake);
