@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1058,6 +1059,75 @@ static void test_fuzz(long count)
 	}
 }
 
+/*
+ * Last, because it takes the radios away: DEL events, the rule for "no
+ * radios at all" (follow the global state set by CHANGE_ALL) and a radio
+ * plugged in afterwards picking up that global state.
+ */
+static void test_no_radios(void)
+{
+	static const unsigned char create[] = { 0xff, 0x00 };
+	struct rfkill_event_ext ev;
+	int l = rfk_open(), dels = 0, r, last = -1;
+	char bt_soft[320] = "";
+	long end;
+
+	drain(l);
+	close(vhci_fd);	/* hci_vhci drops hci0 when /dev/vhci closes */
+	vhci_fd = -1;
+	r = syscall(SYS_delete_module, "mac80211_hwsim", O_NONBLOCK);
+	tap_ok(r == 0, "rmmod mac80211_hwsim (%s)", r ? strerror(errno) : "ok");
+	end = now_ms() + WAIT_MS;
+	while (dels < NRADIOS && now_ms() < end) {
+		if (ev_read(l, &ev, sizeof(ev), end - now_ms()) <= 0)
+			break;
+		if (ev.op == RFKILL_OP_DEL && radio_by_idx(ev.idx))
+			dels++;
+	}
+	tap_ok(dels == NRADIOS, "DEL events for phy0, phy1 and hci0 (%d)", dels);
+	for (int i = 0; i < NRADIOS; i++)
+		radios[i].found = false;
+	scan_sysfs();
+	tap_ok(n_sysfs_devices == 0, "no rfkill devices left (%d)", n_sysfs_devices);
+
+	block_all(l, 1);
+	ind_is(l, 1, "no radios, CHANGE_ALL all soft=1");
+
+	vhci_fd = open("/dev/vhci", O_RDWR | O_CLOEXEC);
+	if (vhci_fd < 0 || write(vhci_fd, create, 2) != 2)
+		tap_diag("cannot re-create the vhci controller: %s", strerror(errno));
+	end = now_ms() + 10000;
+	while (now_ms() < end) {
+		DIR *d = opendir("/sys/class/rfkill");
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char path[300], type[32], soft[8];
+
+			if (strncmp(de->d_name, "rfkill", 6))
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/rfkill/%s/type", de->d_name);
+			if (read_text(path, type, sizeof(type)) || strcmp(type, "bluetooth"))
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/rfkill/%s/soft", de->d_name);
+			if (read_text(path, soft, sizeof(soft)) == 0 && !strcmp(soft, "1"))
+				snprintf(bt_soft, sizeof(bt_soft), "%s", path);
+		}
+		if (d)
+			closedir(d);
+		if (bt_soft[0])
+			break;
+		sleep_ms(50);
+	}
+	tap_ok(bt_soft[0], "a radio plugged in after CHANGE_ALL all soft=1 comes up blocked (%s)",
+	       bt_soft[0] ? bt_soft : "none");
+	r = count_ind(l, QUIET_MS, &last);
+	tap_ok(r == 0 || last == 1, "the blocked newcomer keeps the indicator on");
+	block_all(l, 0);
+	ind_is(l, 0, "CHANGE_ALL all soft=0 with the newcomer");
+	close(l);
+}
+
 static void test_dmesg(void)
 {
 	static const char *const bad[] = {
@@ -1139,6 +1209,7 @@ int main(int argc, char **argv)
 	test_v1_reader();
 	test_util_linux();
 	test_fuzz(fuzz_writes);
+	test_no_radios();
 	test_dmesg();
 	return tap_done();
 }
