@@ -7,6 +7,14 @@
 #include "rfk-menu.h"
 #include "rfk-radio-label.h"
 
+/*
+ * Syncs run from an idle callback, so one main-loop turn costs at most one;
+ * and at most one per this interval, so that an event storm spread over
+ * many turns (a driver or a script flipping a radio) still reaches D-Bus
+ * as a handful of updates.
+ */
+#define SYNC_MIN_INTERVAL_MS 100
+
 /* The LED rules as the menu offers them, in menu order. */
 static const struct
 {
@@ -38,7 +46,8 @@ struct _RfkMenu
   GtkWidget *autostart_item;
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
-  guint sync_id;             /* pending idle sync, 0 if none */
+  guint sync_id;             /* pending sync source, 0 if none */
+  gint64 last_sync_us;       /* monotonic time of the last sync */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
@@ -98,14 +107,21 @@ on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 }
 
+/*
+ * A click flips what the kernel has, not what the check mark shows: the
+ * mark may lag the model by one throttled sync, and a middle-click has no
+ * mark to look at.  The sync then shows the outcome.
+ */
 static void
 on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   guint32 idx = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-idx"));
-  gboolean on = gtk_check_menu_item_get_active (item);
+  RfkDevice *device = rfk_manager_lookup (self->manager, idx);
 
-  rfk_manager_set_blocked_async (self->manager, idx, !on, NULL,
-                                 on_radio_written, g_object_ref (self));
+  if (device != NULL)
+    rfk_manager_set_blocked_async (self->manager, idx, !device->soft, NULL,
+                                   on_radio_written, g_object_ref (self));
+  rfk_menu_queue_sync (self);
 }
 
 static void
@@ -127,9 +143,10 @@ static void
 on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   rfk_manager_set_airplane_mode_async (self->manager,
-                                       gtk_check_menu_item_get_active (item),
+                                       !rfk_manager_get_airplane_mode (self->manager),
                                        NULL, on_airplane_written,
                                        g_object_ref (self));
+  rfk_menu_queue_sync (self);
 }
 
 static void
@@ -305,6 +322,7 @@ sync_now (gpointer user_data)
   RfkMenu *self = user_data;
 
   self->sync_id = 0;
+  self->last_sync_us = g_get_monotonic_time ();
   sync_radios (self);
   sync_leds (self);
   set_active_quietly (self->autostart_item, rfk_autostart_get_enabled (),
@@ -315,9 +333,18 @@ sync_now (gpointer user_data)
 static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
-  if (self->sync_id == 0)
+  gint64 wait_ms;
+
+  if (self->sync_id != 0)
+    return;
+  wait_ms = SYNC_MIN_INTERVAL_MS -
+            (g_get_monotonic_time () - self->last_sync_us) / 1000;
+  if (wait_ms <= 0)
     self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
                                      self, NULL);
+  else
+    self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, wait_ms,
+                                        sync_now, self, NULL);
 }
 
 static void

@@ -12,8 +12,9 @@
  *   Quit
  *
  * Items are created once and updated in place; every model signal only
- * marks the menu dirty, and one idle callback per main-loop turn syncs it,
- * so an event storm costs one D-Bus layout update, not one per event.
+ * marks the menu dirty, and one idle callback syncs it: at most once per
+ * main-loop turn and at most ten times a second, so an event storm costs
+ * a few D-Bus updates, not one per event.
  */
 #pragma once
 

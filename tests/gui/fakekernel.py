@@ -50,6 +50,20 @@ class Fake:
                     if lines[-1].startswith('error: '):
                         raise gt.TestFailure(f'fake-rfkill {line!r}: {lines[-1]}')
 
+    def batch(self, lines):
+        """Sends many commands in one write, as fast as the fake reads them."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(10)
+            conn.connect(self.control)
+            conn.sendall(''.join(line + '\n' for line in lines).encode())
+            data = b''
+            while data.count(b'ok\n') + data.count(b'error: ') < len(lines):
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            gt.check(b'error: ' not in data, f'fake-rfkill batch: {data[-200:]!r}')
+
     def state(self):
         radios = []
         for line in self.command('list'):

@@ -67,11 +67,11 @@ def wait_for(predicate, timeout=10.0, what='condition'):
             value = predicate()
             if value:
                 return value
-        except GLib.Error as error:  # e.g. the item is not exported yet
+        except (GLib.Error, TestFailure) as error:  # e.g. not exported yet
             last_error = error
         time.sleep(0.02)
     raise TestFailure(f'timed out after {timeout:.0f} s waiting for {what}'
-                      + (f' (last error: {last_error.message})' if last_error else ''))
+                      + (f' (last error: {last_error})' if last_error else ''))
 
 
 def session_bus():
@@ -263,6 +263,23 @@ class Item:
             GLib.Variant('(isvu)', (ident, 'clicked', GLib.Variant('s', ''),
                                     int(time.time()) & 0xffffffff)),
             None, Gio.DBusCallFlags.NONE, 5000, None)
+
+    def revision(self):
+        reply = self.bus.call_sync(
+            self.name, self.menu_path(), MENU_IFACE, 'GetLayout',
+            GLib.Variant('(iias)', (0, 0, [])), None,
+            Gio.DBusCallFlags.NONE, 5000, None)
+        return reply.unpack()[0]
+
+    def count_signals(self):
+        """Counts dbusmenu signals from the item from now on: {name: n}."""
+        counts = {}
+
+        def on_signal(conn, sender, path, iface, signal, params):
+            counts[signal] = counts.get(signal, 0) + 1
+        self.bus.signal_subscribe(self.name, MENU_IFACE, None, self.menu_path(),
+                                  None, Gio.DBusSignalFlags.NONE, on_signal)
+        return counts
 
     def dump(self):
         return [c for c in self.layout().children]

@@ -7,6 +7,8 @@ switch greys the radio out with the reason and changes the icon;
 middle-click toggles airplane mode; a hot-plugged radio appears and
 disappears; a second launch does not add a second icon.
 """
+import time
+
 import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
@@ -51,6 +53,28 @@ def test(logdir):
         icon_on = wait_for(lambda: 'offline' not in item.props()['IconName'] and
                            item.props()['IconName'], 5, 'the radios-on icon')
         log('icon with radios on:', icon_on)
+
+        # An event storm (another program flipping phy0 100 times): the
+        # items are updated in place (same ids, same layout revision) and
+        # D-Bus sees a handful of updates, not one per event.
+        ids = [e.id for e in radio_items(item)]
+        revision = item.revision()
+        counts = item.count_signals()
+        idx = fake.radio('phy0')['idx']
+        started = time.monotonic()
+        fake.batch([f'soft {idx} on', f'soft {idx} off'] * 50)
+        storm_s = time.monotonic() - started
+        wait_for(lambda: menu_states(item)['Wi-Fi (phy0)'] == (True, True), 5,
+                 'phy0 on after the storm')
+        time.sleep(0.5)
+        # At most ten syncs a second, each one ItemsPropertiesUpdated.
+        allowed = min(50, int(10 * storm_s) + 4)
+        log(f'dbusmenu signals for 100 events in {storm_s:.2f} s:', counts,
+            f'(allowed {allowed})')
+        check(sum(counts.values()) <= allowed, f'menu flooded D-Bus: {counts}')
+        check(counts.get('LayoutUpdated', 0) == 0, f'layout rebuilt: {counts}')
+        check([e.id for e in radio_items(item)] == ids, 'radio items were replaced')
+        check(item.revision() == revision, 'the layout revision changed')
 
         # Clicking a radio writes CHANGE for that idx only.
         item.click('Wi-Fi (phy1)')
