@@ -1,7 +1,10 @@
 /* test-util.c: a fake kernel, a manager on it, and waiting helpers. */
 #include "test-util.h"
 
+#include <gio/gio.h>
+#include <gio/gunixsocketaddress.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 
 #include "rfk-device.h"
 
@@ -266,4 +269,94 @@ test_fake_soft_states (FakeRfkill *fake)
                               r->soft ? "off" : "on");
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+FakeProcess *
+fake_process_start (Fixture *f, const char *radios,
+                    const char *const *extra_args)
+{
+  const char *program = g_getenv ("FAKE_RFKILL");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  FakeProcess *fp = g_new0 (FakeProcess, 1);
+
+  g_assert_nonnull (program);  /* set by meson */
+  fp->socket_path = g_strdup (f->socket_path);
+  fp->control_path = g_build_filename (f->dir, "control.sock", NULL);
+  g_ptr_array_add (argv, (char *) program);
+  g_ptr_array_add (argv, "--listen");
+  g_ptr_array_add (argv, fp->socket_path);
+  g_ptr_array_add (argv, "--control");
+  g_ptr_array_add (argv, fp->control_path);
+  g_ptr_array_add (argv, "--sysfs");
+  g_ptr_array_add (argv, f->sysfs_dir);
+  g_ptr_array_add (argv, "--no-stdin");
+  g_ptr_array_add (argv, "--radios");
+  g_ptr_array_add (argv, (char *) radios);
+  for (guint i = 0; extra_args != NULL && extra_args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra_args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  fp->process = g_subprocess_newv ((const char *const *) argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fp->process));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "ready");
+  return fp;
+}
+
+char *
+fake_process_command (FakeProcess *fp, const char *command)
+{
+  g_autoptr (GSocketClient) client = g_socket_client_new ();
+  g_autoptr (GSocketAddress) address =
+    g_unix_socket_address_new (fp->control_path);
+  g_autoptr (GSocketConnection) connection = NULL;
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autoptr (GString) reply = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  char *line;
+
+  connection = g_socket_client_connect (client,
+                                        G_SOCKET_CONNECTABLE (address),
+                                        NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_printf (
+    g_io_stream_get_output_stream (G_IO_STREAM (connection)), NULL, NULL,
+    &error, "%s\n", command);
+  g_assert_no_error (error);
+  in = g_data_input_stream_new (
+    g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  while ((line = g_data_input_stream_read_line (in, NULL, NULL, &error)))
+    {
+      if (g_str_equal (line, "ok"))
+        {
+          g_free (line);
+          return g_strchomp (g_string_free (g_steal_pointer (&reply),
+                                            FALSE));
+        }
+      if (g_str_has_prefix (line, "error: "))
+        g_error ("fake-rfkill %s: %s", command, line);
+      g_string_append_printf (reply, "%s\n", line);
+      g_free (line);
+    }
+  g_error ("fake-rfkill closed the control connection: %s",
+           error ? error->message : "EOF");
+}
+
+void
+fake_process_stop (FakeProcess *fp)
+{
+  if (fp == NULL)
+    return;
+  g_subprocess_send_signal (fp->process, SIGTERM);
+  g_subprocess_wait (fp->process, NULL, NULL);
+  g_object_unref (fp->process);
+  g_free (fp->socket_path);
+  g_free (fp->control_path);
+  g_free (fp);
 }

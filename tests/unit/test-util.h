@@ -46,3 +46,18 @@ void test_log_signals (Fixture *f, RfkManager *m);
 
 /* "phy0=on hci0=off …" for the fake's radios (soft state only). */
 char *test_fake_soft_states (FakeRfkill *fake);
+
+/* The fake-rfkill program as a child process, driven through its
+ * --control socket.  args: extra options, e.g. "--stock". */
+typedef struct {
+  GSubprocess *process;
+  char *socket_path;
+  char *control_path;
+} FakeProcess;
+
+FakeProcess *fake_process_start (Fixture *f, const char *radios,
+                                 const char *const *extra_args);
+/* Sends one control command; returns its data lines (without "ok"),
+ * failing the test on "error: …". */
+char *fake_process_command (FakeProcess *fp, const char *command);
+void fake_process_stop (FakeProcess *fp);
