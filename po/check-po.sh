@@ -12,6 +12,10 @@ grep -v '^#' po/POTFILES | grep -v '^$' > "$tmp/files"
 while read -r f; do
   [ -r "$f" ] || { echo "po/POTFILES lists missing file $f" >&2; exit 1; }
 done < "$tmp/files"
+# A source file that marks strings but is not listed would go untranslated.
+for f in $(grep -rlE '\b(N?_|C_|NC_)\(' --include='*.c' src); do
+  grep -qx "$f" "$tmp/files" || { echo "$f has translatable strings but is not in po/POTFILES" >&2; exit 1; }
+done
 
 xgettext --from-code=UTF-8 --add-comments=TRANSLATORS --keyword=_ \
   --keyword=N_ --keyword=C_:1c,2 --keyword=NC_:1c,2 --keyword=g_dngettext:2,3 \
