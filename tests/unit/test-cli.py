@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""The real rfkill-applet binary against the fake-rfkill program.
+
+Environment (set by meson): RFKILL_APPLET, FAKE_RFKILL, and optionally
+SCHEMA_DIR (compiled GSettings schemas of the build tree).
+Prints TAP.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+APPLET = os.environ["RFKILL_APPLET"]
+FAKE = os.environ["FAKE_RFKILL"]
+SCHEMA_DIR = os.environ.get("SCHEMA_DIR", "")
+
+
+class Fake:
+    """fake-rfkill with a private state/sysfs dir, driven via --control."""
+
+    def __init__(self, radios, *extra):
+        self.dir = tempfile.mkdtemp(prefix="rfk-cli-")
+        self.sock = os.path.join(self.dir, "rfkill.sock")
+        self.ctl = os.path.join(self.dir, "control.sock")
+        self.sysfs = os.path.join(self.dir, "sys")
+        self.env = dict(os.environ,
+                        LC_ALL="C.UTF-8",
+                        RFKILL_SYSFS_ROOT=self.sysfs,
+                        XDG_STATE_HOME=os.path.join(self.dir, "state"),
+                        XDG_CONFIG_HOME=os.path.join(self.dir, "config"),
+                        GSETTINGS_SCHEMA_DIR=os.path.join(self.dir, "none"))
+        self.proc = subprocess.Popen(
+            [FAKE, "--listen", self.sock, "--control", self.ctl,
+             "--sysfs", self.sysfs, "--no-stdin", "--radios", radios,
+             *extra],
+            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def command(self, *words):
+        out = subprocess.run([FAKE, "--ctl", self.ctl, *words],
+                             capture_output=True, text=True, check=True)
+        return out.stdout
+
+    def soft_states(self):
+        """{name: 'on'|'off'} from the fake kernel's own view."""
+        states = {}
+        for line in self.command("list").splitlines():
+            _idx, _type, name, soft, _hard, _reasons = line.split()
+            states[name] = "off" if soft == "1" else "on"
+        return states
+
+    def applet(self, *args):
+        return subprocess.run([APPLET, *args], env=self.env,
+                              capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+TESTS = []
+
+
+def test(func):
+    TESTS.append(func)
+    return func
+
+
+def laptop():
+    """Two Wi-Fi cards (the second switched off by the user) and
+    Bluetooth."""
+    fake = Fake("wlan,wlan,bluetooth")
+    fake.command("soft", "1", "on")
+    return fake
+
+
+@test
+def list_prints_a_table_like_util_linux():
+    fake = laptop()
+    try:
+        fake.command("hard", "2", "on", "signal")
+        r = fake.applet("--device", fake.sock, "--list")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == (
+            "ID TYPE      DEVICE SOFT      HARD      REASON\n"
+            " 0 wlan      phy0   unblocked unblocked\n"
+            " 1 wlan      phy1   blocked   unblocked\n"
+            " 2 bluetooth hci0   unblocked blocked   hardware switch\n"
+            "AIRPLANE off\n"), r.stdout
+    finally:
+        fake.close()
+
+
+@test
+def list_json_carries_the_same_facts():
+    fake = laptop()
+    try:
+        fake.command("hard", "2", "on", "signal,not-owner")
+        r = fake.applet("--device", fake.sock, "--list", "--json")
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        devices = doc["rfkilldevices"]
+        assert [d["device"] for d in devices] == ["phy0", "phy1", "hci0"]
+        assert [d["id"] for d in devices] == [0, 1, 2]
+        assert [d["type"] for d in devices] == ["wlan", "wlan", "bluetooth"]
+        assert [d["soft"] for d in devices] == ["unblocked", "blocked",
+                                                "unblocked"]
+        assert devices[2]["hard"] == "blocked"
+        assert devices[2]["reasons"] == ["signal", "not-owner"]
+        assert devices[0]["reasons"] == []
+        assert doc["airplane-mode"] is False
+        assert doc["hardware-switch"] is True
+    finally:
+        fake.close()
+
+
+@test
+def v1_kernel_shows_unknown_reason():
+    fake = Fake("wlan", "--v1")
+    try:
+        fake.command("hard", "0", "on")
+        r = fake.applet("-d", fake.sock, "-l")
+        assert r.returncode == 0, r.stderr
+        assert " 0 wlan phy0   unblocked blocked -\n" in r.stdout, r.stdout
+        assert r.stdout.endswith("AIRPLANE on\n"), r.stdout
+    finally:
+        fake.close()
+
+
+@test
+def airplane_on_then_off_restores_each_radio():
+    fake = laptop()
+    try:
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == "Airplane mode is on.\n", r.stdout
+        assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                      "hci0": "off"}
+        state = os.path.join(fake.dir, "state", "rfkill-applet",
+                             "airplane-mode.ini")
+        assert os.path.exists(state)
+        r = fake.applet("--device", fake.sock, "--list")
+        assert r.stdout.endswith("AIRPLANE on\n"), r.stdout
+
+        # A separate process turns it off: the state file carried over.
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == "Airplane mode is off.\n", r.stdout
+        assert fake.soft_states() == {"phy0": "on", "phy1": "off",
+                                      "hci0": "on"}
+    finally:
+        fake.close()
+
+
+@test
+def airplane_toggle_goes_both_ways():
+    fake = laptop()
+    try:
+        r = fake.applet("--device", fake.sock, "--airplane", "toggle")
+        assert r.returncode == 0 and "on" in r.stdout, r
+        assert set(fake.soft_states().values()) == {"off"}
+        r = fake.applet("--device", fake.sock, "--airplane", "toggle")
+        assert r.returncode == 0 and "off" in r.stdout, r
+        assert fake.soft_states() == {"phy0": "on", "phy1": "off",
+                                      "hci0": "on"}
+    finally:
+        fake.close()
+
+
+@test
+def airplane_off_under_hardware_switch_fails_clearly():
+    fake = laptop()
+    try:
+        fake.command("switch", "on")
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 1, r
+        assert "hardware switch" in r.stderr, r.stderr
+        assert fake.command("writes").strip() == "0"
+    finally:
+        fake.close()
+
+
+@test
+def airplane_types_come_from_gsettings():
+    if not SCHEMA_DIR or not os.path.exists(
+            os.path.join(SCHEMA_DIR, "gschemas.compiled")):
+        raise AssertionError("SCHEMA_DIR with gschemas.compiled is needed")
+    fake = laptop()
+    try:
+        keyfile = os.path.join(fake.dir, "config", "glib-2.0", "settings")
+        os.makedirs(keyfile)
+        with open(os.path.join(keyfile, "keyfile"), "w") as f:
+            f.write("[io/github/rfkill_applet/RfkillApplet]\n"
+                    "airplane-radio-types=['wlan']\n")
+        fake.env.update(GSETTINGS_SCHEMA_DIR=SCHEMA_DIR,
+                        GSETTINGS_BACKEND="keyfile")
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 0, r.stderr
+        # Like the applet: only Wi-Fi counts, Bluetooth keeps playing.
+        assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                      "hci0": "on"}
+    finally:
+        fake.close()
+
+
+@test
+def missing_device_is_an_error_naming_it():
+    fake = laptop()
+    try:
+        path = os.path.join(fake.dir, "nothing-here")
+        for args in (["--list"], ["--airplane", "on"]):
+            r = fake.applet("--device", path, *args)
+            assert r.returncode == 1, r
+            assert path in r.stderr and "No such file" in r.stderr, r.stderr
+    finally:
+        fake.close()
+
+
+@test
+def bad_arguments_exit_2_with_a_message():
+    fake = laptop()
+    try:
+        cases = [
+            (["--airplane", "maybe"], "maybe"),
+            (["--bogus"], "--bogus"),
+            (["--json"], "--json"),
+            (["--list", "--airplane", "on"], "--airplane"),
+            (["--list", "extra"], "extra"),
+            (["--device"], "--device"),
+        ]
+        for args, named in cases:
+            r = fake.applet(*args)
+            assert r.returncode == 2, (args, r)
+            assert named in r.stderr, (args, r.stderr)
+            assert "--help" in r.stderr, (args, r.stderr)
+            assert r.stdout == "", (args, r.stdout)
+        assert fake.command("writes").strip() == "0"
+    finally:
+        fake.close()
+
+
+@test
+def version_and_help():
+    r = subprocess.run([APPLET, "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("rfkill-applet "), r
+    r = subprocess.run([APPLET, "--help"], capture_output=True, text=True,
+                       env=dict(os.environ, LC_ALL="C.UTF-8"))
+    assert r.returncode == 0, r
+    for option in ("--device", "--list", "--json", "--airplane",
+                   "--version"):
+        assert option in r.stdout, (option, r.stdout)
+
+
+@test
+def fake_rfkill_help_documents_its_commands():
+    r = subprocess.run([FAKE, "--help"], capture_output=True, text=True)
+    assert r.returncode == 0, r
+    for word in ("--radios", "--listen", "--sysfs", "--v1", "--stock",
+                 "--control", "--ctl", "switch on|off", "readd IDX"):
+        assert word in r.stdout, (word, r.stdout)
+    r = subprocess.run([FAKE, "--radios", "toaster", "--listen", "/x"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "toaster" in r.stderr, r
+
+
+def main():
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for n, func in enumerate(TESTS, 1):
+        name = func.__name__.replace("_", "-")
+        try:
+            func()
+            print(f"ok {n} - {name}")
+        except Exception:
+            failed += 1
+            print(f"not ok {n} - {name}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
