@@ -83,6 +83,11 @@ rfk_applet_run (const char *device_path, int argc, char **argv)
   RfkApplet applet = { 0 };
   int status;
 
+  /* Run from the build tree (tests, demos): catalogs are not installed. */
+  if (g_getenv ("RFKILL_APPLET_LOCALEDIR") != NULL)
+    bindtextdomain (GETTEXT_PACKAGE, g_getenv ("RFKILL_APPLET_LOCALEDIR"));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+
   g_set_application_name (_("Airplane Mode"));
   applet.device_path = g_strdup (device_path);
 
