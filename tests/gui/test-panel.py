@@ -8,6 +8,7 @@ if a click does not open a menu.  Waits for pixels, never fixed sleeps.
 import os
 import shutil
 import subprocess
+import sys
 import time
 
 import gi
@@ -128,8 +129,14 @@ def open_menu(screen, cx, cy, save_as):
     wait_for(lambda: same(before, screen.grab(below)), 5, 'the menu closed')
 
 
+LANG = sys.argv[1] if len(sys.argv) > 1 else None
+RADIOS_ON_ICON = 'network-wireless-symbolic'
+
+
 def test(logdir):
     outdir = os.environ['RFK_SCREENSHOT_DIR']
+    if LANG:
+        outdir = os.path.join(outdir, LANG)
     os.makedirs(outdir, exist_ok=True)
     for old in os.listdir(outdir):
         if old.endswith('.png'):
@@ -159,7 +166,11 @@ def test(logdir):
         empty = stable(screen.panel, 'the empty panel settled')
 
         fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
-        applet = gt.Applet(fake.socket, logdir)
+        lang_env = {}
+        if LANG:
+            lang_env = {'LANGUAGE': LANG,
+                        'RFKILL_APPLET_LOCALEDIR': os.environ['RFK_LOCALEDIR']}
+        applet = gt.Applet(fake.socket, logdir, extra_env=lang_env)
         box = wait_for(lambda: diff_box(empty, screen.panel()), 10,
                        'the icon in the panel (the panel shows no icon)')
         log('icon drawn at', box)
