@@ -77,8 +77,10 @@ def encode_event(idx, type_, op, soft=0, hard=0):
 
 
 def decode_event(data):
-    """Returns a dict for one event (>= 8 bytes, like every reader)."""
-    idx, type_, op, soft, hard = struct.unpack_from("<IBBBB", data)
+    """Returns a dict for one event (>= 8 bytes, like every reader; the
+    7-byte writes the kernel also accepts read as hard = 0)."""
+    idx, type_, op, soft, hard = struct.unpack_from(
+        "<IBBBB", bytes(data).ljust(8, b"\0"))
     reasons = data[8] if len(data) > 8 else None
     return {"idx": idx, "type": type_, "op": op, "soft": soft, "hard": hard,
             "reasons": reasons, "size": len(data)}
@@ -340,6 +342,9 @@ class Bridge:
         self.sysfs_root = sysfs_root
         self.log = log or (lambda msg: None)
         self._clients = {}              # socket -> Channel
+        # Every client write and the guest's answer, for tests to observe:
+        # (chan, event bytes, errno), appended on the reader thread.
+        self.writes = []
         self._sel = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
@@ -433,7 +438,8 @@ class Bridge:
                 ch.close()
             self.log(f"bridge: channel {ch.chan} closed")
             return
-        def done(err, result, data):
+        def done(err, result, _):
+            self.writes.append((ch.chan, data, err))
             try:
                 sock.send(status_packet(err))
             except OSError:

@@ -21,14 +21,14 @@ import argparse
 import errno
 import json
 import os
-import socket
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rfkill_bridge as rb  # noqa: E402
 from e2e_vm import (E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH,  # noqa: E402
-                    build_modules)
+                    Client, build_modules, check_led, check_led_stays,
+                    indicator_events_since, set_soft)
 
 EXPECTED = {"phy0": "wlan", "phy1": "wlan", "hci0": "bluetooth"}
 
@@ -77,73 +77,15 @@ def check_listing(tap, vm, applet, soft, airplane_want, step):
            f"got {airplane!r}")
 
 
-def set_soft(vm, radio, soft):
-    idx = vm.radios()[radio]["idx"]
-    return vm.monitor.write(rb.encode_event(idx, 0, rb.OP_CHANGE, soft))
-
-
 def airplane(tap, vm, applet, mode):
     r = vm.run_applet(applet, "--airplane", mode)
     tap.ok(r.returncode == 0, f"--airplane {mode} exits 0",
            f"rc={r.returncode}\nstdout: {r.stdout}\nstderr: {r.stderr}")
 
 
-def check_led(tap, vm, mark, lit, what):
-    """The step after `mark` switched the LED to `lit` (it must have been
-    the other way before, so a step that changes nothing fails)."""
-    seen = vm.wait_led(mark, lit)
-    before = vm.led_before(mark)
-    word = "lights" if lit else "goes dark"
-    good = before is (not lit) and bool(seen) and seen[-1] == lit
-    if good and lit:
-        # No flicker: once lit, the LED stays lit for this step.
-        good = False not in seen[seen.index(True):]
-    tap.ok(good, f"{what}: the LED {word} on the debugcon",
-           f"LED before: {before}, writes after [[{mark}]]: {seen}\n"
-           f"log: {vm.led_log_text()}")
-
-
-def check_led_quiet(tap, vm, mark, what):
-    time.sleep(0.5)  # the LED core applies a trigger event at once
-    seen = vm.led_since(mark)
-    tap.ok(seen is not None and True not in seen,
-           f"{what}: the LED stays dark", f"LED writes: {seen}")
-
-
-def indicator_events_since(vm, start):
-    return [e["soft"] for e in map(rb.decode_event, vm.monitor.events[start:])
-            if e["op"] == rb.OP_INDICATOR_CHANGE]
-
-
-class Client:
-    """A second program on the bridge, speaking the socket transport."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.settimeout(10)
-        self.sock.connect(path)
-        self.events = []
-
-    def write(self, data):
-        """Returns the errno of the guest's write()."""
-        self.sock.send(data)
-        while True:
-            packet = self.sock.recv(256)
-            if not packet:
-                raise OSError(errno.EPIPE, "bridge closed the connection")
-            status = rb.parse_status(packet)
-            if status is not None:
-                return status
-            self.events.append(packet)
-
-    def close(self):
-        self.sock.close()
-
-
 def scenario(tap, vm, applet, stock):
-    time.sleep(0.3)     # the ADDs of the open come right after its ACK
+    radios = vm.wait_adds(len(EXPECTED))
     adds = {e["idx"]: e for e in vm.monitor_adds()}
-    radios = vm.radios()
     tap.ok(sorted(radios) == sorted(EXPECTED) and
            all(r["soft"] == 0 and r["hard"] == 0 for r in radios.values()),
            "guest has phy0, phy1, hci0, all unblocked", f"got {radios}")
@@ -182,7 +124,7 @@ def scenario(tap, vm, applet, stock):
     tap.ok(set_soft(vm, "phy1", 1) == 0, "relayed CHANGE blocks phy1")
     now = vm.wait_radios({"phy1": 1})
     tap.ok(now["phy1"]["soft"] == 1, "guest sysfs: phy1 soft-blocked")
-    check_led_quiet(tap, vm, "block-phy1", "one radio of three blocked")
+    check_led_stays(tap, vm, "block-phy1", False, "one radio of three blocked")
 
     # ...airplane mode on...
     start = len(vm.monitor.events)

@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""e2e: the tray applet on the host owns the real airplane-mode LED.
+
+Run inside the gui suite's throw-away desktop session (Xvfb, private
+session bus, keyfile GSettings), with the gui suite's test watcher and
+dbusmenu client:
+
+  tests/gui/run-in-session.py test_applet.py --kernel KVER \
+      --applet build/rfkill-applet --vmrun … --relay … --acpi-table … \
+      --source-dir kernel --work-dir DIR
+
+The story: the user picks "When Wi-Fi is off" for the light and starts the
+applet.  The applet acquires the indicator in the guest kernel (nobody
+else can), Wi-Fi off lights the LED although Bluetooth is still on (the
+kernel's own rule would keep it dark), airplane mode from the applet's
+menu blocks every radio and restores them, "Always off" from GSettings
+darkens it even with every radio blocked, and when the applet is killed
+the kernel takes the light back at once and lights it by its own rule.
+"""
+
+import argparse
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "gui"))
+import rfkill_bridge as rb  # noqa: E402
+from e2e_vm import (E2eVm, Tap, Client, build_modules,  # noqa: E402
+                    check_led, check_led_stays, set_soft)
+
+try:
+    import guitest as gt  # the gui suite's watcher and dbusmenu client
+except ImportError as err:  # pragma: no cover - reported as a failure
+    gt = None
+    GUITEST_ERROR = err
+
+APP_ID = "io.github.rfkill_applet.RfkillApplet"
+ACQUIRE = rb.encode_event(0, 0, rb.OP_INDICATOR_ACQUIRE)
+
+
+def gsettings(*args):
+    return subprocess.run(["gsettings", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+
+
+def wait(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # not exported yet, radio not there yet, …
+            value = None
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def soft_states(vm):
+    return {n: r["soft"] for n, r in vm.radios().items()}
+
+
+def scenario(tap, vm, applet_path, logdir):
+    radios = vm.wait_adds(3)
+    if not tap.ok(sorted(radios) == ["hci0", "phy0", "phy1"],
+                  "guest has phy0, phy1, hci0", f"got {radios}"):
+        return
+
+    r = gsettings("set", APP_ID, "led-rule", "wlan-blocked")
+    tap.ok(r.returncode == 0, "gsettings: led-rule = wlan-blocked",
+           r.stderr)
+
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    os.environ["RFK_APPLET"] = applet_path
+    vm.mark("applet-start")
+    applet = gt.Applet(vm.device, logdir, name="applet",
+                       extra_env={"RFKILL_SYSFS_ROOT": vm.sysfs_root})
+    try:
+        item = watcher.wait_item(applet.unique_name(bus))
+        tap.ok(True, "the applet registered its tray item")
+        phy0 = wait(lambda: item.find("Wi-Fi (phy0)"))
+        tap.ok(bool(phy0) and bool(item.find("Bluetooth (hci0)")),
+               "its menu names the guest's radios (names through the bridge)",
+               f"menu: {wait(item.dump)}")
+
+        # The applet took the indicator (its ACQUIRE went through the
+        # bridge and the guest kernel said yes); now nobody else can.
+        acquired = wait(lambda: [w for w in vm.bridge.writes
+                                 if rb.decode_event(w[1])["op"] ==
+                                 rb.OP_INDICATOR_ACQUIRE and w[2] == 0])
+        tap.ok(bool(acquired), "the applet acquired the indicator in the "
+               "guest kernel", f"bridge writes: {vm.bridge.writes}")
+        other = Client(vm.device)
+        err = other.write(ACQUIRE)
+        tap.ok(err == errno.EACCES,
+               "another program's ACQUIRE gets EACCES", f"errno {err}")
+        check_led_stays(tap, vm, "applet-start", False,
+                        "Wi-Fi on under 'When Wi-Fi is off'")
+
+        # Wi-Fi off, Bluetooth on: the applet's rule, not the kernel's.
+        vm.mark("wifi-off")
+        tap.ok(set_soft(vm, "phy0", 1) == 0 and set_soft(vm, "phy1", 1) == 0,
+               "relayed CHANGEs block phy0 and phy1")
+        check_led(tap, vm, "wifi-off", True,
+                  "every Wi-Fi radio off, Bluetooth on")
+
+        # Airplane mode from the applet's own menu, and back.
+        vm.mark("menu-airplane-on")
+        item.click("Airplane mode")
+        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
+                                               "hci0": 1} and soft_states(vm))
+        tap.ok(bool(now), "menu 'Airplane mode': every guest radio blocked",
+               f"got {soft_states(vm)}")
+        check_led_stays(tap, vm, "menu-airplane-on", True,
+                        "airplane mode on under 'When Wi-Fi is off'")
+        item.click("Airplane mode")
+        want = {"phy0": 1, "phy1": 1, "hci0": 0}
+        now = wait(lambda: soft_states(vm) == want and soft_states(vm))
+        tap.ok(bool(now), "menu 'Airplane mode' again: hci0 back on, Wi-Fi "
+               "stays off as it was before", f"got {soft_states(vm)}")
+
+        # The rule changes live from GSettings.
+        vm.mark("rule-never")
+        r = gsettings("set", APP_ID, "led-rule", "never")
+        tap.ok(r.returncode == 0, "gsettings: led-rule = never", r.stderr)
+        check_led(tap, vm, "rule-never", False, "rule 'Always off'")
+        vm.mark("all-blocked-never")
+        tap.ok(set_soft(vm, "hci0", 1) == 0, "relayed CHANGE blocks hci0")
+        check_led_stays(tap, vm, "all-blocked-never", False,
+                        "every radio off under 'Always off'")
+
+        # Killed: the guest fd closes and the kernel's rule is back at once.
+        vm.mark("applet-killed")
+        applet.proc.send_signal(signal.SIGKILL)
+        applet.proc.wait(10)
+        check_led(tap, vm, "applet-killed", True,
+                  "applet killed: kernel default (every radio off)")
+        err = other.write(ACQUIRE)
+        tap.ok(err == 0, "the indicator is free again after the kill",
+               f"errno {err}")
+        other.close()
+    finally:
+        applet.stop()
+        loop.stop()
+        if tap.failed:
+            tap.diag("applet output:\n" + applet.output()[-3000:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--applet", required=True)
+    ap.add_argument("--vmrun", required=True)
+    ap.add_argument("--relay", required=True)
+    ap.add_argument("--acpi-table", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--version")
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    tap = Tap()
+    if gt is None:
+        tap.ok(False, f"the gui suite's guitest module imports ({GUITEST_ERROR})")
+        return tap.done()
+    missing = [p for p in [args.applet, args.vmrun, args.relay,
+                           args.acpi_table] if not os.path.exists(p)]
+    if missing:
+        tap.ok(False, "every part of the product is built",
+               "missing: " + ", ".join(missing))
+        return tap.done()
+    if not os.environ.get("DISPLAY") or not os.environ.get(
+            "DBUS_SESSION_BUS_ADDRESS"):
+        tap.ok(False, "runs in a desktop session (tests/gui/run-in-session.py)")
+        return tap.done()
+    modules = build_modules(tap, args.kernel, args.source_dir, args.work_dir,
+                            args.version)
+    if not modules:
+        return tap.done()
+    logdir = os.path.join(os.environ.get("HOME", "/tmp"), "logs")
+    os.makedirs(logdir, exist_ok=True)
+    with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
+               modules, keep=args.keep, in_session=True) as vm:
+        try:
+            scenario(tap, vm, args.applet, logdir)
+        except (OSError, rb.RelayError, TimeoutError, KeyError,
+                gt.TestFailure) as err:
+            tap.ok(False, f"scenario ran to the end ({type(err).__name__}: "
+                   f"{err})")
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
