@@ -1,0 +1,30 @@
+#!/bin/sh
+# run-fuzz.sh FUZZER CORPUS_DIR SECONDS
+# Fuzzes for SECONDS starting from a copy of the seed corpus (the source
+# tree is never written), then prints the exec count.  Non-zero exit when
+# the fuzzer found a crash; the reproducer is kept and named.
+set -eu
+
+fuzzer=$1
+seeds=$2
+seconds=${3:-60}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rfk-fuzz.XXXXXX")
+trap 'rm -rf "$work/corpus"' EXIT
+mkdir "$work/corpus"
+cp "$seeds"/* "$work/corpus/"
+
+status=0
+"$fuzzer" -max_total_time="$seconds" -print_final_stats=1 \
+	-artifact_prefix="$work/" -max_len=1024 "$work/corpus" \
+	>"$work/log" 2>&1 || status=$?
+
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
+tail -n 20 "$work/log"
+echo "fuzz: ${execs:-0} execs in ${seconds} s (exit status $status)"
+if [ "$status" -ne 0 ]; then
+	echo "fuzz: crash reproducer(s) kept in $work:" >&2
+	ls "$work" >&2
+	exit 1
+fi
+rm -rf "$work"
