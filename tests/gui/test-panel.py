@@ -129,14 +129,39 @@ def open_menu(screen, cx, cy, save_as):
     wait_for(lambda: same(before, screen.grab(below)), 5, 'the menu closed')
 
 
-LANG = sys.argv[1] if len(sys.argv) > 1 else None
-RADIOS_ON_ICON = 'network-wireless-symbolic'
+# Variants: "de" runs the applet in German; "fallback" makes hicolor the
+# icon theme of applet and panel, so that our own SVGs are drawn.
+VARIANT = sys.argv[1] if len(sys.argv) > 1 else None
+LANG = VARIANT if VARIANT in ('de', 'fr') else None
+if VARIANT == 'fallback':
+    RADIOS_ON_ICON = gt.APP_ID + '-radios-on-symbolic'
+else:
+    RADIOS_ON_ICON = 'network-wireless-symbolic'
+
+
+def hide_adwaita():
+    """A desktop without Adwaita: GTK always falls back to it when it is
+    installed, so mirror /usr/share without icons/Adwaita and put that on
+    XDG_DATA_DIRS, after our own data directory, for applet and panel."""
+    ours = os.environ['XDG_DATA_DIRS'].split(':')[0]
+    share = os.path.join(os.environ['XDG_RUNTIME_DIR'], 'share-without-adwaita')
+    os.makedirs(os.path.join(share, 'icons'))
+    for entry in os.listdir('/usr/share'):
+        if entry != 'icons':
+            os.symlink(os.path.join('/usr/share', entry), os.path.join(share, entry))
+    for theme in os.listdir('/usr/share/icons'):
+        if theme != 'Adwaita':
+            os.symlink(os.path.join('/usr/share/icons', theme),
+                       os.path.join(share, 'icons', theme))
+    os.environ['XDG_DATA_DIRS'] = f'{ours}:{share}'
 
 
 def test(logdir):
     outdir = os.environ['RFK_SCREENSHOT_DIR']
-    if LANG:
-        outdir = os.path.join(outdir, LANG)
+    if VARIANT:
+        outdir = os.path.join(outdir, VARIANT)
+    if VARIANT == 'fallback':
+        hide_adwaita()
     os.makedirs(outdir, exist_ok=True)
     for old in os.listdir(outdir):
         if old.endswith('.png'):
@@ -194,8 +219,8 @@ def test(logdir):
 
         shown = []
         # 1. Radios on, once the manager settled on the socket.
-        wait_for(lambda: item_icon(bus, applet) == 'network-wireless-symbolic', 10,
-                 'the radios-on icon name')
+        wait_for(lambda: item_icon(bus, applet) == RADIOS_ON_ICON, 10,
+                 f'the icon name {RADIOS_ON_ICON}')
         on = stable(icon, 'the radios-on icon')
         save_icon('radios-on', on)
         shown.append(on)
