@@ -18,7 +18,9 @@ Usage (all options repeatable where it makes sense):
 
 Module options: a --module is a path to a .ko built by us.  Its name (from
 the file name) replaces an in-tree module of the same name everywhere,
-including as a dependency of in-tree modules.  Names built into the
+including as a dependency of in-tree modules.  In-tree means Debian's file
+under /lib/modules/KVER/kernel (modules.order), even when a DKMS copy in
+updates/ would win for modprobe.  Names built into the
 kernel (modules.builtin) are accepted and skipped.  Modules are insmod'ed in
 command-line order, each after its dependencies (modules.dep for in-tree
 ones, `modinfo -F depends` for ours).  .ko.xz files are decompressed.
@@ -106,6 +108,20 @@ class ModuleIndex:
                     self.deps[name] = [module_name(d) for d in rest.split()]
         except OSError as e:
             raise VmError(f'cannot read {dep}: {e.strerror}') from e
+        # modules.dep prefers updates/ (e.g. our DKMS install); "in-tree"
+        # means Debian's own file, which modules.order names.
+        try:
+            with open(os.path.join(self.moddir, 'modules.order'),
+                      encoding='utf-8') as f:
+                for line in f:
+                    rel = line.strip()
+                    for suffix in ('', '.xz', '.zst', '.gz'):
+                        full = os.path.join(self.moddir, rel + suffix)
+                        if rel and os.path.isfile(full):
+                            self.path[module_name(rel)] = full
+                            break
+        except OSError:
+            pass
 
 
 def ours_depends(path):
@@ -386,8 +402,10 @@ def report(args, load, run):
     text = run['results']
     lines = text.split('\n')
 
+    up = re.search(rf'^{MARK} BOOTED ([0-9.]+)', text, re.M)
     if run['boot_time'] is not None:
-        tap.diag(f'boot to /init: {run["boot_time"]:.1f} s (host wall clock), '
+        tap.diag(f'boot to /init: {run["boot_time"]:.1f} s host wall clock, '
+                 f'{up.group(1) if up else "?"} s guest uptime; '
                  f'whole run {run["elapsed"]:.1f} s')
     else:
         tap.diag(f'never reached /init; whole run {run["elapsed"]:.1f} s')
