@@ -83,7 +83,29 @@ def airplane(tap, vm, applet, mode):
            f"rc={r.returncode}\nstdout: {r.stdout}\nstderr: {r.stderr}")
 
 
+def relay_protocol(tap, vm):
+    """The relay answers bad requests with an errno instead of dying or
+    getting out of step (every later check depends on that)."""
+    err, _, _ = vm.relay.request(ord("Z"), 0)
+    tap.ok(err == errno.ENOSYS, "relay: unknown request kind gets ENOSYS",
+           f"errno {err}")
+    err, _, _ = vm.relay.request(rb.WRITE, 9, rb.encode_event(0, 0, 2))
+    tap.ok(err == errno.EBADF, "relay: write on a closed channel gets EBADF",
+           f"errno {err}")
+    for path, want in (("/etc/passwd", errno.EPERM),
+                       ("/sys/class/rfkill/../../../etc/passwd", errno.EPERM),
+                       ("/sys/class/rfkill/rfkill99/name", errno.ENOENT)):
+        try:
+            vm.relay.read_file(path)
+            got = 0
+        except OSError as e:
+            got = e.errno
+        tap.ok(got == want, f"relay: reading {path} gets "
+               f"{errno.errorcode[want]}", f"errno {got}")
+
+
 def scenario(tap, vm, applet, stock):
+    relay_protocol(tap, vm)
     radios = vm.wait_adds(len(EXPECTED))
     adds = {e["idx"]: e for e in vm.monitor_adds()}
     tap.ok(sorted(radios) == sorted(EXPECTED) and
