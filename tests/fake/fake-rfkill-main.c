@@ -193,6 +193,8 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GSocketService) service = NULL;
   g_autofree char *help = NULL;
+  g_autoptr (FakeRfkill) fake = NULL;
+  g_autoptr (GMainLoop) loop = NULL;
   App app = { 0 };
 
   setlocale (LC_ALL, "");
@@ -227,7 +229,8 @@ main (int argc, char **argv)
       return 2;
     }
 
-  app.fake = fake_rfkill_new (sysfs);
+  fake = fake_rfkill_new (sysfs);
+  app.fake = fake;
   fake_rfkill_set_v1 (app.fake, v1);
   fake_rfkill_set_stock (app.fake, stock);
 
@@ -256,7 +259,8 @@ main (int argc, char **argv)
       return 1;
     }
 
-  app.loop = g_main_loop_new (NULL, FALSE);
+  loop = g_main_loop_new (NULL, FALSE);
+  app.loop = loop;
   if (control != NULL)
     {
       g_autoptr (GSocketAddress) address = NULL;
@@ -293,7 +297,5 @@ main (int argc, char **argv)
 
   if (control != NULL)
     unlink (control);
-  fake_rfkill_free (app.fake);
-  g_main_loop_unref (app.loop);
   return 0;
 }
