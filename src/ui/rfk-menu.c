@@ -41,6 +41,7 @@ struct _RfkMenu
   GtkWidget *first_separator;
   GtkWidget *status_item;    /* "No radios" and the like; after the radios */
   GtkWidget *led_items[G_N_ELEMENTS (led_rules)];
+  GtkWidget *led_separator;  /* shown with led_status_item only */
   GtkWidget *led_status_item;
   GtkWidget *notifications_item;
   GtkWidget *autostart_item;
@@ -313,6 +314,7 @@ sync_leds (RfkMenu *self)
 
   if (reason != NULL)
     set_label_if_changed (self->led_status_item, reason);
+  set_visible_if_changed (self->led_separator, reason != NULL);
   set_visible_if_changed (self->led_status_item, reason != NULL);
 }
 
@@ -376,12 +378,13 @@ build_led_submenu (RfkMenu *self)
     g_signal_connect (self->led_items[i], "toggled",
                       G_CALLBACK (on_led_toggled), self);
 
+  self->led_separator = gtk_separator_menu_item_new ();
   self->led_status_item = gtk_menu_item_new_with_label ("");
   gtk_widget_set_sensitive (self->led_status_item, FALSE);
-  gtk_menu_shell_append (GTK_MENU_SHELL (submenu),
-                         gtk_separator_menu_item_new ());
+  gtk_menu_shell_append (GTK_MENU_SHELL (submenu), self->led_separator);
   gtk_menu_shell_append (GTK_MENU_SHELL (submenu), self->led_status_item);
   gtk_widget_show_all (submenu);
+  gtk_widget_hide (self->led_separator);
   gtk_widget_hide (self->led_status_item);
 
   gtk_menu_item_set_submenu (GTK_MENU_ITEM (item), submenu);

@@ -95,6 +95,8 @@ def test(logdir):
             5, 'the airplane-mode icon')
         log('icon in airplane mode:', icon_airplane)
         check('airplane' in icon_airplane, f'airplane icon: {icon_airplane}')
+        check(item.props().get('IconAccessibleDesc') == 'Airplane mode is on',
+              f'accessible description: {item.props().get("IconAccessibleDesc")!r}')
 
         # Off again: phy0 and hci0 come back, phy1 stays off as it was.
         item.click('Airplane mode')

@@ -110,9 +110,10 @@ def item_icon(bus, applet):
     return gt.Item(bus, name, path).props().get('IconName')
 
 
-def open_menu(screen, cx, cy, save_as):
+def open_menu(screen, cx, cy, save_as, submenu_as=None):
     """Left click on the icon; waits for a menu below the panel, saves the
-    whole screen, closes the menu again."""
+    whole screen, closes the menu again.  With submenu_as, also walks to
+    "Airplane-mode light" with the keyboard and saves its submenu."""
     below = f'{SCREEN_W}x{480 - PANEL_H}+0+{PANEL_H}'
     before = screen.grab(below)
     xdotool('mousemove', cx, cy, 'click', '1')
@@ -121,9 +122,24 @@ def open_menu(screen, cx, cy, save_as):
         box = diff_box(before, screen.grab(below))
         return box if box and box[3] - box[1] > 100 and box[2] - box[0] > 80 else None
     box = wait_for(menu_drawn, 10, 'a menu below the panel after a left click')
-    stable(lambda: screen.grab(below), 'the menu drawn completely')
+    menu = stable(lambda: screen.grab(below), 'the menu drawn completely')
     screen.grab(save_as=save_as)
     log('menu at', box, 'saved', save_as)
+    if submenu_as:
+        # Airplane mode, three radios, then the light's submenu.
+        xdotool('key', 'Down', 'Down', 'Down', 'Down', 'Down', 'Right')
+        right = box[2] + 2
+
+        def submenu_drawn():
+            now = screen.grab(below)
+            part = diff_box(menu.new_subpixbuf(right, 0, SCREEN_W - right, 200),
+                            now.new_subpixbuf(right, 0, SCREEN_W - right, 200))
+            return part if part and part[2] - part[0] > 60 else None
+        wait_for(submenu_drawn, 10, 'the "Airplane-mode light" submenu')
+        stable(lambda: screen.grab(below), 'the submenu drawn completely')
+        screen.grab(save_as=submenu_as)
+        log('saved', submenu_as)
+        xdotool('key', 'Escape')
     xdotool('key', 'Escape')
     xdotool('mousemove', SCREEN_W - 20, 460)
     wait_for(lambda: same(before, screen.grab(below)), 5, 'the menu closed')
@@ -226,7 +242,8 @@ def test(logdir):
         shown.append(on)
 
         # 2. The menu opens on a left click in the panel.
-        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-radios-on.png'))
+        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-radios-on.png'),
+                  os.path.join(outdir, 'menu-light-submenu.png'))
 
         # 3. Middle click in the panel: airplane mode on.
         click(cx, cy, 2)
