@@ -25,6 +25,8 @@
 /* A socket peer sends its ADDs after accept(), not before connect()
  * returns, so for sockets "initial ADDs done" means quiet this long. */
 #define SOCKET_SETTLE_MS 100
+/* A relay that never sends status packets must not make us hoard. */
+#define MAX_STATUS_WAITERS 64
 
 typedef struct _Request Request;
 
@@ -373,9 +375,18 @@ request_want (Request *request, RfkDevice *device, gboolean soft)
       request_finish (request, error);
       return FALSE;
     }
+  /* Like util-linux rfkill: every change we make is on the record. */
+  g_info ("%s %s (%s, idx %u) on %s", soft ? "Blocked" : "Unblocked",
+          device->name, rfk_type_to_string (device->type)
+                          ? rfk_type_to_string (device->type) : "unknown",
+          device->idx, self->device_path);
   if (self->is_socket)
-    g_queue_push_tail (&self->status_waiters,
-                       GUINT_TO_POINTER (request->id));
+    {
+      g_queue_push_tail (&self->status_waiters,
+                         GUINT_TO_POINTER (request->id));
+      if (g_queue_get_length (&self->status_waiters) > MAX_STATUS_WAITERS)
+        g_queue_pop_head (&self->status_waiters);
+    }
   return TRUE;
 }
 
