@@ -17,6 +17,9 @@ kernel's own rule would keep it dark), airplane mode from the applet's
 menu blocks every radio and restores them, "Always off" from GSettings
 darkens it even with every radio blocked, and when the applet is killed
 the kernel takes the light back at once and lights it by its own rule.
+
+With --stock (Debian's own modules) the applet's ACQUIRE must get EINVAL,
+its menu must say why, and the LED keeps following the kernel's rule.
 """
 
 import argparse
@@ -153,6 +156,64 @@ def scenario(tap, vm, applet_path, logdir):
             tap.diag("applet output:\n" + applet.output()[-3000:])
 
 
+def stock_scenario(tap, vm, applet_path, logdir):
+    """Debian's own rfkill.ko: the applet asks for the indicator, the
+    kernel says EINVAL, the menu says why, and the LED stays the kernel's
+    (rfkill-none: lit only when every radio is off)."""
+    radios = vm.wait_adds(3)
+    if not tap.ok(sorted(radios) == ["hci0", "phy0", "phy1"],
+                  "guest has phy0, phy1, hci0", f"got {radios}"):
+        return
+    r = gsettings("set", APP_ID, "led-rule", "wlan-blocked")
+    tap.ok(r.returncode == 0, "gsettings: led-rule = wlan-blocked", r.stderr)
+
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    os.environ["RFK_APPLET"] = applet_path
+    vm.mark("applet-start")
+    applet = gt.Applet(vm.device, logdir, name="applet-stock",
+                       extra_env={"RFKILL_SYSFS_ROOT": vm.sysfs_root})
+    try:
+        item = watcher.wait_item(applet.unique_name(bus))
+        tap.ok(bool(wait(lambda: item.find("Wi-Fi (phy0)"))),
+               "the applet shows the guest's radios")
+        refused = wait(lambda: [w for w in vm.bridge.writes
+                                if rb.decode_event(w[1])["op"] ==
+                                rb.OP_INDICATOR_ACQUIRE])
+        tap.ok(bool(refused) and refused[0][2] == errno.EINVAL,
+               "the applet's ACQUIRE reached the stock kernel: EINVAL",
+               f"bridge writes: {vm.bridge.writes}")
+        reason = wait(lambda: item.find("Not supported by this kernel"))
+        tap.ok(bool(reason) and not reason.enabled,
+               "its menu says the LED rule is not supported by this kernel",
+               f"menu: {wait(item.dump)}")
+
+        vm.mark("wifi-off")
+        tap.ok(set_soft(vm, "phy0", 1) == 0 and set_soft(vm, "phy1", 1) == 0,
+               "relayed CHANGEs block phy0 and phy1")
+        check_led_stays(tap, vm, "wifi-off", False,
+                        "Wi-Fi off, Bluetooth on: the kernel's rule")
+        vm.mark("menu-airplane-on")
+        item.click("Airplane mode")
+        tap.ok(bool(wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
+                                                     "hci0": 1})),
+               "menu 'Airplane mode': every guest radio blocked",
+               f"got {soft_states(vm)}")
+        check_led(tap, vm, "menu-airplane-on", True,
+                  "airplane mode on a stock kernel")
+        vm.mark("applet-killed")
+        applet.proc.send_signal(signal.SIGKILL)
+        applet.proc.wait(10)
+        check_led_stays(tap, vm, "applet-killed", True,
+                        "applet killed: nothing to hand back")
+    finally:
+        applet.stop()
+        loop.stop()
+        if tap.failed:
+            tap.diag("applet output:\n" + applet.output()[-3000:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernel", required=True)
@@ -160,8 +221,10 @@ def main():
     ap.add_argument("--vmrun", required=True)
     ap.add_argument("--relay", required=True)
     ap.add_argument("--acpi-table", required=True)
-    ap.add_argument("--source-dir", required=True)
-    ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--work-dir")
+    ap.add_argument("--stock", action="store_true",
+                    help="Debian's own rfkill and asus-wireless")
     ap.add_argument("--version")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
@@ -179,16 +242,23 @@ def main():
             "DBUS_SESSION_BUS_ADDRESS"):
         tap.ok(False, "runs in a desktop session (tests/gui/run-in-session.py)")
         return tap.done()
-    modules = build_modules(tap, args.kernel, args.source_dir, args.work_dir,
-                            args.version)
-    if not modules:
-        return tap.done()
+    modules = []
+    if not args.stock:
+        if not (args.source_dir and args.work_dir):
+            tap.ok(False, "our modules: --source-dir and --work-dir, or "
+                   "--stock")
+            return tap.done()
+        modules = build_modules(tap, args.kernel, args.source_dir,
+                                args.work_dir, args.version)
+        if not modules:
+            return tap.done()
     logdir = os.path.join(os.environ.get("HOME", "/tmp"), "logs")
     os.makedirs(logdir, exist_ok=True)
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
                modules, keep=args.keep, in_session=True) as vm:
         try:
-            scenario(tap, vm, args.applet, logdir)
+            (stock_scenario if args.stock else scenario)(
+                tap, vm, args.applet, logdir)
         except (OSError, rb.RelayError, TimeoutError, KeyError,
                 gt.TestFailure) as err:
             tap.ok(False, f"scenario ran to the end ({type(err).__name__}: "
