@@ -140,6 +140,23 @@ compare_devices (gconstpointer a, gconstpointer b)
   return da->idx < db->idx ? -1 : da->idx > db->idx;
 }
 
+static void
+insert_sorted (GPtrArray *sorted, RfkDevice *device)
+{
+  guint lo = 0, hi = sorted->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (compare_devices (&sorted->pdata[mid], &device) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_ptr_array_insert (sorted, lo, device);
+}
+
 static gboolean
 type_counts (RfkManager *self, guint type)
 {
@@ -549,8 +566,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   apply_state (device, event);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);
-  g_ptr_array_add (self->sorted, device);
-  g_ptr_array_sort (self->sorted, compare_devices);
+  insert_sorted (self->sorted, device);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_ADDED], 0, device);
   enforce_airplane_mode (self, device);

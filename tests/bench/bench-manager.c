@@ -1,0 +1,209 @@
+/*
+ * bench-manager.c: how fast RfkManager digests events, against a bare
+ * read()+decode loop on the same kind of socket in the same run, and how
+ * much memory a radio costs.
+ *
+ * Both runs get the same stream from a writer thread: ADDs for a set of
+ * radios, then CHANGE events toggling them.  The ratio (manager time /
+ * baseline time) is what to watch; absolute numbers depend on the host.
+ */
+#include <errno.h>
+#include <glib-unix.h>
+#include <glib.h>
+#include <malloc.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "rfk-event.h"
+#include "rfk-manager-private.h"
+#include "rfk-manager.h"
+
+#define N_RADIOS 64
+
+typedef struct {
+  int fd;
+  guint n_events;
+} Writer;
+
+static void
+write_all (int fd, const guint8 *buf, gsize len)
+{
+  while (send (fd, buf, len, MSG_NOSIGNAL) < 0)
+    if (errno != EINTR)
+      g_error ("bench: send: %s", g_strerror (errno));
+}
+
+/* The stream: N_RADIOS ADDs, then n_events CHANGEs toggling them. */
+static gpointer
+writer_thread (gpointer data)
+{
+  Writer *w = data;
+  guint8 buf[RFK_EVENT_SIZE_EXT];
+
+  for (guint32 i = 0; i < N_RADIOS; i++)
+    {
+      RfkEvent e = { .idx = i, .type = 1 + i % 2, .op = RFK_OP_ADD };
+
+      write_all (w->fd, buf, rfk_event_encode_ext (&e, buf));
+    }
+  for (guint i = 0; i < w->n_events; i++)
+    {
+      RfkEvent e = { .idx = i % N_RADIOS, .type = 1 + (i % N_RADIOS) % 2,
+                     .op = RFK_OP_CHANGE, .soft = (i / N_RADIOS) % 2 == 0 };
+
+      write_all (w->fd, buf, rfk_event_encode_ext (&e, buf));
+    }
+  return NULL;
+}
+
+static double
+run_baseline (guint n_events)
+{
+  int fds[2];
+  Writer w = { .n_events = n_events };
+  GThread *thread;
+  guint64 seen = 0, total = N_RADIOS + n_events;
+  gint64 start;
+  volatile guint32 sink = 0;
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_SEQPACKET, 0, fds), ==, 0);
+  w.fd = fds[0];
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("writer", writer_thread, &w);
+  while (seen < total)
+    {
+      guint8 buf[RFK_EVENT_SIZE_MAX];
+      struct pollfd pfd = { .fd = fds[1], .events = POLLIN };
+      RfkEvent e;
+      gssize n;
+
+      /* The manager waits in poll() too: same syscalls per wake-up. */
+      poll (&pfd, 1, -1);
+      while ((n = recv (fds[1], buf, sizeof buf, MSG_DONTWAIT)) > 0)
+        if (rfk_event_decode (buf, n, &e))
+          {
+            sink += e.idx + e.soft;
+            seen++;
+          }
+    }
+  g_thread_join (thread);
+  close (fds[0]);
+  close (fds[1]);
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+typedef struct {
+  RfkManager *manager;
+  guint64 total;
+} Done;
+
+static gboolean
+manager_done (gpointer data)
+{
+  Done *d = data;
+  RfkManagerStats stats;
+
+  rfk_manager_get_stats (d->manager, &stats);
+  return stats.events >= d->total;
+}
+
+static double
+run_manager (const char *dir, guint n_events)
+{
+  g_autofree char *path = g_build_filename (dir, "bench.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_autoptr (RfkManager) manager = NULL;
+  Writer w = { .n_events = n_events };
+  GThread *thread;
+  Done done;
+  gint64 start;
+  int listen_fd;
+
+  strcpy (addr.sun_path, path);
+  listen_fd = socket (AF_UNIX, SOCK_SEQPACKET, 0);
+  g_assert_cmpint (bind (listen_fd, (struct sockaddr *) &addr, sizeof addr),
+                   ==, 0);
+  g_assert_cmpint (listen (listen_fd, 1), ==, 0);
+
+  manager = rfk_manager_new (path);
+  rfk_manager_start (manager);
+  w.fd = accept (listen_fd, NULL, NULL);
+  g_assert_cmpint (w.fd, >=, 0);
+
+  done.manager = manager;
+  done.total = N_RADIOS + n_events;
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("writer", writer_thread, &w);
+  while (!manager_done (&done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+  g_assert_cmpuint (rfk_manager_get_devices (manager)->len, ==, N_RADIOS);
+
+  close (w.fd);
+  close (listen_fd);
+  unlink (path);
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+static double
+bytes_per_device (guint n)
+{
+  g_autoptr (RfkManager) manager = rfk_manager_new ("/nonexistent");
+  struct mallinfo2 before, after;
+  guint8 buf[RFK_EVENT_SIZE_EXT];
+
+  rfk_manager_feed_ready (manager);
+  before = mallinfo2 ();
+  for (guint32 i = 0; i < n; i++)
+    {
+      RfkEvent e = { .idx = i, .type = 1 + i % 8, .op = RFK_OP_ADD,
+                     .soft = TRUE };
+
+      rfk_manager_feed (manager, buf, rfk_event_encode_ext (&e, buf));
+    }
+  after = mallinfo2 ();
+  g_assert_cmpuint (rfk_manager_get_devices (manager)->len, ==, n);
+  return (double) (after.uordblks - before.uordblks) / n;
+}
+
+int
+main (int argc, char **argv)
+{
+  guint n_events = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10)
+                            : 200000;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("rfk-bench-XXXXXX", &error);
+  double base, managed;
+
+  g_assert_no_error (error);
+  /* Names fall back to rfkillN: we measure the model, not sysfs. */
+  g_setenv ("RFKILL_SYSFS_ROOT", "/nonexistent", TRUE);
+  /* Airplane mode flips with every toggle round; no state file. */
+  {
+    g_autofree char *state = g_build_filename (dir, "state", NULL);
+
+    g_setenv ("XDG_STATE_HOME", state, TRUE);
+  }
+
+  /* Warm-up, then the runs that count. */
+  run_baseline (n_events / 10);
+  run_manager (dir, n_events / 10);
+  base = run_baseline (n_events);
+  managed = run_manager (dir, n_events);
+
+  printf ("events:          %u (+%d ADDs) on SOCK_SEQPACKET\n", n_events,
+          N_RADIOS);
+  printf ("baseline:        %.3f s, %.0f events/s (read + decode)\n", base,
+          n_events / base);
+  printf ("RfkManager:      %.3f s, %.0f events/s (model + signals)\n",
+          managed, n_events / managed);
+  printf ("ratio:           %.2f x the baseline time\n", managed / base);
+  printf ("memory/device:   %.0f bytes (10000 devices)\n",
+          bytes_per_device (10000));
+  rmdir (dir);
+  return 0;
+}
