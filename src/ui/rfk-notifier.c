@@ -20,6 +20,8 @@ struct _RfkNotifier
   RfkManager *manager;              /* owned */
   GSettings *settings;              /* owned */
   NotifyNotification *notification; /* reused, so a new flip replaces it */
+  GHashTable *owned_elsewhere;      /* keys of radios hard-blocked only
+                                     * because another owner has them */
   GHashTable *pending;              /* radio label -> GINT(hard) */
   GPtrArray *pending_order;         /* radio labels in event order */
   guint collect_id;
@@ -117,12 +119,40 @@ collect_done (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* A hard block with only NOT_OWNER is not a switch the user flipped. */
+static gboolean
+blocked_elsewhere (const RfkDevice *device)
+{
+  return device->hard && device->hard_reasons == RFK_HARD_REASON_NOT_OWNER;
+}
+
+static void
+on_device_seen (RfkManager *manager, RfkDevice *device, RfkNotifier *self)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  if (blocked_elsewhere (device))
+    g_hash_table_add (self->owned_elsewhere, g_steal_pointer (&key));
+  else if (device->hard)
+    g_hash_table_remove (self->owned_elsewhere, key);
+}
+
 static void
 on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
                             gboolean hard, RfkNotifier *self)
 {
   g_autofree char *label = NULL;
+  g_autofree char *key = rfk_device_dup_key (device);
+  gboolean was_elsewhere = g_hash_table_remove (self->owned_elsewhere, key);
 
+  if (blocked_elsewhere (device))
+    {
+      g_hash_table_add (self->owned_elsewhere, g_steal_pointer (&key));
+      return;
+    }
+  /* Released by its other owner, not by a switch. */
+  if (!hard && was_elsewhere)
+    return;
   if (!g_settings_get_boolean (self->settings, "notifications"))
     return;
 
@@ -165,6 +195,7 @@ rfk_notifier_finalize (GObject *object)
   RfkNotifier *self = RFK_NOTIFIER (object);
 
   g_hash_table_unref (self->pending);
+  g_hash_table_unref (self->owned_elsewhere);
   g_ptr_array_unref (self->pending_order);
   G_OBJECT_CLASS (rfk_notifier_parent_class)->finalize (object);
 }
@@ -182,6 +213,8 @@ rfk_notifier_init (RfkNotifier *self)
   /* The array owns the labels; the table borrows them as keys. */
   self->pending_order = g_ptr_array_new_with_free_func (g_free);
   self->pending = g_hash_table_new (g_str_hash, g_str_equal);
+  self->owned_elsewhere = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                 g_free, NULL);
 }
 
 RfkNotifier *
@@ -193,6 +226,8 @@ rfk_notifier_new (RfkManager *manager, GSettings *settings)
   self->settings = g_object_ref (settings);
   if (!notify_is_initted ())
     notify_init (g_get_application_name ());
+  g_signal_connect (manager, "device-added",
+                    G_CALLBACK (on_device_seen), self);
   g_signal_connect (manager, "hardware-switch-changed",
                     G_CALLBACK (on_hardware_switch_changed), self);
   return self;

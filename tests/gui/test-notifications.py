@@ -5,7 +5,7 @@ user switches a radio and airplane mode from the menu (no notification);
 then the hardware switch turns Wi-Fi and Bluetooth off at once (exactly
 one notification naming both) and back on (exactly one more, replacing
 the first).  With "Notifications" unchecked in the menu, a flip is
-silent.
+silent, and so is a radio blocked because another owner has it.
 """
 import time
 
@@ -67,6 +67,16 @@ def test(logdir):
             '| replaces', n['replaces_id'])
         check(n['summary'] == 'Hardware switch: radios on', f'summary: {n["summary"]}')
         check(n['replaces_id'] == 1, f'replaces_id: {n["replaces_id"]}')
+
+        # Another owner taking the radio (NOT_OWNER) is no switch: silent.
+        fake.set_hard('phy0', True, reasons='not-owner')
+        wait_for(lambda: not item.find('Wi-Fi (phy0) — blocked: not owner').enabled,
+                 5, 'phy0 blocked by its other owner')
+        fake.set_hard('phy0', False)
+        wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 5, 'phy0 released')
+        time.sleep(QUIET_S)
+        check(len(notifications.notify_calls()) == 2,
+              f'notified for NOT_OWNER: {notifications.notify_calls()[2:]}')
 
         # Notifications off (menu item bound to GSettings): silent flip.
         item.click('Notifications')

@@ -173,6 +173,9 @@ def hide_adwaita():
 
 
 def test(logdir):
+    formats = [f.get_name() for f in GdkPixbuf.Pixbuf.get_formats()]
+    check('svg' in formats, 'gdk-pixbuf has no SVG loader (install librsvg2-common): '
+          'neither the panel nor this test could draw SVG icons')
     outdir = os.environ['RFK_SCREENSHOT_DIR']
     if VARIANT:
         outdir = os.path.join(outdir, VARIANT)
