@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 #include <libnotify/notify.h>
@@ -25,18 +26,30 @@ typedef struct
   RfkMenu *menu;
   RfkIndicator *indicator;
   RfkNotifier *notifier;
+  guint sigterm_id;
+  guint sigint_id;
   int status;
 } RfkApplet;
 
 static void
 rfk_applet_clear (RfkApplet *applet)
 {
+  g_clear_handle_id (&applet->sigterm_id, g_source_remove);
+  g_clear_handle_id (&applet->sigint_id, g_source_remove);
   g_clear_object (&applet->notifier);
   g_clear_object (&applet->indicator);
   g_clear_object (&applet->menu);
   g_clear_object (&applet->settings);
   g_clear_object (&applet->manager);
   g_clear_pointer (&applet->device_path, g_free);
+}
+
+/* Logout sends SIGTERM: leave through Quit, so that shutdown runs. */
+static gboolean
+on_terminate (gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -64,6 +77,8 @@ on_activate (GApplication *app, RfkApplet *applet)
 
   /* No window keeps a tray applet alive; this hold does, until Quit. */
   g_application_hold (app);
+  applet->sigterm_id = g_unix_signal_add (SIGTERM, on_terminate, app);
+  applet->sigint_id = g_unix_signal_add (SIGINT, on_terminate, app);
 }
 
 static void

@@ -372,6 +372,7 @@ class Applet:
             return f.read()
 
     def stop(self):
+        """SIGTERM, as a session logout does; returns the exit status."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -380,6 +381,7 @@ class Applet:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        return self.proc.returncode
 
 
 def run(test):

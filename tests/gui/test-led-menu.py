@@ -5,7 +5,7 @@ mode" takes the indicator over and lights it with airplane mode; the
 choice lands in GSettings; a change made with gsettings reaches the
 menu; "Kernel default" hands the light back.  On a stock kernel (EINVAL)
 the rules that need the ops go insensitive, the reason is shown, and the
-kernel's rule stays checked.
+kernel's rule stays checked.  A stored rule is applied at startup.
 """
 import subprocess
 
@@ -110,12 +110,31 @@ def stock_kernel(logdir, watcher, bus):
         fake.stop()
 
 
+def restart_keeps_rule(logdir, watcher, bus):
+    """The stored rule is applied at startup; SIGTERM (logout) hands the
+    light back to the kernel on the way out."""
+    gsettings('set', gt.APP_ID, 'led-rule', 'airplane-mode')
+    fake, applet, item = start(logdir, watcher, bus, 'applet-restart')
+    try:
+        wait_for(lambda: fake.indicator() == 'dark owned', 5,
+                 'the stored rule applied at startup')
+        check(checked_rule(item) == 'Follow airplane mode', 'the menu shows it')
+        code = applet.stop()
+        check(code == 0, f'exit status {code} after SIGTERM')
+        wait_for(lambda: fake.indicator().endswith(' kernel'), 5,
+                 'the light back with the kernel after the applet left')
+    finally:
+        applet.stop()
+        fake.stop()
+
+
 def test(logdir):
     bus = gt.session_bus()
     loop = gt.MainLoopThread()
     watcher = gt.Watcher(bus)
     try:
         patched_kernel(logdir, watcher, bus)
+        restart_keeps_rule(logdir, watcher, bus)
         stock_kernel(logdir, watcher, bus)
     finally:
         loop.stop()

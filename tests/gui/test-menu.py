@@ -150,6 +150,18 @@ def test(logdir):
               f'a second icon registered: {watcher.registrations()}')
         check(applet.proc.poll() is None, 'the first instance died')
 
+        # The device goes away: no radios listed, the reason shown, the
+        # airplane item insensitive, the no-support icon; no crash.
+        fake.stop()
+        wait_for(lambda: menu_states(item) == {}, 5, 'the radios gone')
+        status = wait_for(lambda: [e for e in item.entries()
+                                   if e.label == 'No rfkill support on this system'],
+                          5, 'the reason in the menu')[0]
+        check(not status.enabled, f'the reason is not clickable: {status}')
+        check(not item.find('Airplane mode').enabled, 'airplane item still sensitive')
+        wait_for(lambda: 'offline' in item.props()['IconName'] or
+                 'no-radios' in item.props()['IconName'], 5, 'the no-support icon')
+
         # Quit from the menu ends the process.
         item.click('Quit')
         code = applet.proc.wait(10)
