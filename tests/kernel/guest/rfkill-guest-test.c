@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <linux/rfkill.h>
+#include <linux/uinput.h>
 
 #include "rfkill-airplane.h"
 #include "tap.h"
@@ -38,7 +39,7 @@
 #define OP_INDICATOR	RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE
 
 /* An event that must come gets WAIT_MS; "nothing happens" is QUIET_MS. */
-#define WAIT_MS		3000
+#define WAIT_MS		5000
 #define QUIET_MS	700
 
 struct radio {
@@ -980,6 +981,128 @@ static void test_util_linux(void)
 	}
 }
 
+/* ---- rfkill-input: keys and the SW_RFKILL_ALL switch via uinput ------- */
+
+static int uinput_create(const char *name, int evtype, unsigned long setbit,
+			 const int *codes, int n)
+{
+	struct uinput_setup us = {
+		.id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b, .product = 0x4242 },
+	};
+	int fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, UI_SET_EVBIT, evtype) < 0)
+		goto err_close;
+	for (int i = 0; i < n; i++)
+		if (ioctl(fd, setbit, codes[i]) < 0)
+			goto err_close;
+	snprintf(us.name, sizeof(us.name), "%s", name);
+	if (ioctl(fd, UI_DEV_SETUP, &us) < 0 || ioctl(fd, UI_DEV_CREATE) < 0)
+		goto err_close;
+	return fd;
+
+err_close:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+static void uinput_emit(int fd, int type, int code, int value)
+{
+	struct input_event ev[2] = {
+		{ .type = type, .code = code, .value = value },
+		{ .type = EV_SYN, .code = SYN_REPORT, .value = 0 },
+	};
+
+	if (write(fd, ev, sizeof(ev)) != sizeof(ev))
+		tap_diag("uinput write: %s", strerror(errno));
+}
+
+static void press(int fd, int key)
+{
+	uinput_emit(fd, EV_KEY, key, 1);
+	uinput_emit(fd, EV_KEY, key, 0);
+}
+
+/* Waits until the radios' soft states read like want ("110": phy0 phy1 hci0). */
+static bool wait_soft(const char *want, int ms)
+{
+	long end = now_ms() + ms;
+
+	for (;;) {
+		bool ok = true;
+
+		for (int i = 0; i < NRADIOS; i++)
+			ok = ok && attr(&radios[i], "soft")[0] == want[i];
+		if (ok || now_ms() >= end)
+			return ok;
+		sleep_ms(20);
+	}
+}
+
+static void test_input(void)
+{
+	static const int keys[] = { KEY_WLAN, KEY_BLUETOOTH, KEY_RFKILL };
+	static const int sws[] = { SW_RFKILL_ALL };
+	char mode[16];
+	int kbd, sw, noinput;
+
+	/* the key toggles start from the global states; make them "unblocked" */
+	set_all(0);
+	if (read_text("/sys/module/rfkill/parameters/master_switch_mode", mode, sizeof(mode)) == 0)
+		tap_diag("rfkill master_switch_mode=%s", mode);
+	kbd = uinput_create("rfkill-test keys", EV_KEY, UI_SET_KEYBIT, keys, 3);
+	if (!tap_ok(kbd >= 0, "uinput keyboard with KEY_WLAN, KEY_BLUETOOTH, KEY_RFKILL (%s)",
+		    kbd < 0 ? strerror(-kbd) : "ok"))
+		return;
+	press(kbd, KEY_WLAN);
+	tap_ok(wait_soft("110", WAIT_MS), "KEY_WLAN blocks phy0 and phy1 only");
+	press(kbd, KEY_WLAN);
+	tap_ok(wait_soft("000", WAIT_MS), "KEY_WLAN again unblocks them");
+	press(kbd, KEY_BLUETOOTH);
+	tap_ok(wait_soft("001", WAIT_MS), "KEY_BLUETOOTH blocks hci0 only");
+	press(kbd, KEY_BLUETOOTH);
+	tap_ok(wait_soft("000", WAIT_MS), "KEY_BLUETOOTH again unblocks it");
+
+	noinput = rfk_open();
+	tap_ok(ioctl(noinput, RFKILL_IOCTL_NOINPUT) == 0, "RFKILL_IOCTL_NOINPUT on an open fd");
+	press(kbd, KEY_WLAN);
+	sleep_ms(QUIET_MS);
+	tap_ok(wait_soft("000", 10), "with RFKILL_IOCTL_NOINPUT held, KEY_WLAN does nothing");
+	close(noinput);
+	press(kbd, KEY_WLAN);
+	tap_ok(wait_soft("110", WAIT_MS), "after that fd closed, KEY_WLAN works again");
+	press(kbd, KEY_WLAN);
+	wait_soft("000", WAIT_MS);
+
+	press(kbd, KEY_RFKILL);
+	tap_ok(wait_soft("111", WAIT_MS), "KEY_RFKILL blocks every radio");
+	press(kbd, KEY_RFKILL);
+	tap_ok(wait_soft("000", WAIT_MS), "KEY_RFKILL again unblocks every radio");
+
+	/* a switch that is "off" when it connects is an emergency power off */
+	sw = uinput_create("rfkill-test switch", EV_SW, UI_SET_SWBIT, sws, 1);
+	if (tap_ok(sw >= 0, "uinput SW_RFKILL_ALL switch, initially off (%s)",
+		   sw < 0 ? strerror(-sw) : "ok")) {
+		tap_ok(wait_soft("111", WAIT_MS), "SW_RFKILL_ALL off at connect: EPO blocks every radio");
+		press(kbd, KEY_WLAN);
+		sleep_ms(QUIET_MS);
+		tap_ok(wait_soft("111", 10), "during EPO, KEY_WLAN is ignored");
+		uinput_emit(sw, EV_SW, SW_RFKILL_ALL, 1);
+		tap_ok(wait_soft("000", WAIT_MS), "SW_RFKILL_ALL on: radios come back unblocked");
+		ioctl(sw, UI_DEV_DESTROY);
+		close(sw);
+	}
+	ioctl(kbd, UI_DEV_DESTROY);
+	close(kbd);
+	set_all(0);
+}
+
+/* ---- stress --------------------------------------------------------- */
+
 static uint64_t rnd(void)
 {
 	seed ^= seed << 13;
@@ -1208,6 +1331,7 @@ int main(int argc, char **argv)
 	test_race(race_procs);
 	test_v1_reader();
 	test_util_linux();
+	test_input();
 	test_fuzz(fuzz_writes);
 	test_no_radios();
 	test_dmesg();

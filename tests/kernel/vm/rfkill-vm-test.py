@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import sys
 
-GUEST_MODULES = ['mac80211_hwsim radios=2', 'hci_vhci']
+GUEST_MODULES = ['mac80211_hwsim radios=2', 'hci_vhci', 'uinput']
 SKIP = shutil.ignore_patterns('*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd',
                               'modules.order', 'Module.symvers', '.tmp_versions',
                               'meson.build')
