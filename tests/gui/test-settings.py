@@ -1,0 +1,60 @@
+"""GSettings as the applet's preferences, changed from outside (gsettings,
+a settings app) while it runs: the airplane radio types decide what
+airplane mode switches, and the notifications key moves the menu item."""
+import subprocess
+
+import guitest as gt
+from guitest import check, wait_for
+import fakekernel
+
+
+def gsettings(*args):
+    return subprocess.run(['gsettings'] + list(args), capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test(logdir):
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
+    applet = gt.Applet(fake.socket, logdir)
+    try:
+        item = watcher.wait_item(applet.unique_name(bus))
+        wait_for(lambda: item.find('Airplane mode').enabled, 10, 'ready')
+
+        # Only Wi-Fi counts: airplane mode leaves Bluetooth on, and is on
+        # as soon as every Wi-Fi radio is off.
+        gsettings('set', gt.APP_ID, 'airplane-radio-types', "['wlan']")
+        item.click('Airplane mode')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'Wi-Fi off')
+        wait_for(lambda: item.find('Airplane mode').checked, 5, 'airplane mode on')
+        check(not fake.radio('hci0')['soft'], f'Bluetooth switched: {fake.state()}')
+        item.click('Airplane mode')
+        wait_for(lambda: not fake.radio('phy0')['soft'], 5, 'Wi-Fi back')
+
+        # Back to every type: now Wi-Fi off alone is not airplane mode.
+        gsettings('reset', gt.APP_ID, 'airplane-radio-types')
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'Wi-Fi off')
+        wait_for(lambda: not item.find('Wi-Fi (phy0)').checked, 5, 'menu follows')
+        check(not item.find('Airplane mode').checked,
+              'Wi-Fi off alone counted as airplane mode with every type counted')
+        gsettings('set', gt.APP_ID, 'airplane-radio-types', "['wlan']")
+        wait_for(lambda: item.find('Airplane mode').checked, 5,
+                 'airplane mode on once only Wi-Fi counts')
+
+        # The notifications key and its menu item are one setting.
+        gsettings('set', gt.APP_ID, 'notifications', 'false')
+        wait_for(lambda: not item.find('Notifications').checked, 5, 'unchecked')
+        item.click('Notifications')
+        wait_for(lambda: gsettings('get', gt.APP_ID, 'notifications') == 'true', 5,
+                 'the click stored in GSettings')
+    finally:
+        applet.stop()
+        fake.stop()
+        loop.stop()
+
+
+if __name__ == '__main__':
+    gt.run(test)
