@@ -220,11 +220,19 @@ status_text (RfkManager *manager)
     }
 }
 
+/* Where a child is now; inserts above it move it. */
+static int
+child_position (GtkMenu *menu, GtkWidget *child)
+{
+  g_autoptr(GList) children = gtk_container_get_children (GTK_CONTAINER (menu));
+
+  return g_list_index (children, child);
+}
+
 static void
 sync_radios (RfkMenu *self)
 {
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
-  g_autoptr(GList) children = NULL;
   /* Writes fail until the manager is ready (a socket's ADDs settle). */
   gboolean ready = rfk_manager_get_state (self->manager) == RFK_MANAGER_STATE_READY;
   GHashTableIter iter;
@@ -242,8 +250,7 @@ sync_radios (RfkMenu *self)
         }
     }
 
-  children = gtk_container_get_children (GTK_CONTAINER (self->menu));
-  base = g_list_index (children, self->first_separator) + 1;
+  base = child_position (self->menu, self->first_separator) + 1;
 
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
@@ -259,12 +266,10 @@ sync_radios (RfkMenu *self)
           g_hash_table_insert (self->radio_items,
                                GUINT_TO_POINTER (device->idx), item);
         }
-      else
+      else if (child_position (self->menu, item) != base + (int) i)
         {
           /* Sorting may move a radio whose idx was reused for another. */
-          int position = g_list_index (children, item);
-          if (position != base + (int) i)
-            gtk_menu_reorder_child (self->menu, item, base + i);
+          gtk_menu_reorder_child (self->menu, item, base + i);
         }
 
       set_label_if_changed (item, label);

@@ -139,6 +139,14 @@ def test(logdir):
         fake.remove('wwan0')
         wait_for(lambda: 'Mobile broadband (wwan0)' not in menu_states(item), 5,
                  'the removed radio gone from the menu')
+        # One that sorts into the middle, and one re-added with a new idx.
+        fake.add('wlan', 'phy2')
+        fake.command(f'readd {fake.radio("phy0")["idx"]}')
+        want = ['Wi-Fi (phy0)', 'Wi-Fi (phy1)', 'Wi-Fi (phy2)', 'Bluetooth (hci0)']
+        wait_for(lambda: [e.label for e in radio_items(item)] == want, 5,
+                 f'radios in order {want}')
+        fake.remove('phy2')
+        wait_for(lambda: 'Wi-Fi (phy2)' not in menu_states(item), 5, 'phy2 gone')
 
         # Single instance: a second launch exits and adds no icon.
         before = len(watcher.registrations())
