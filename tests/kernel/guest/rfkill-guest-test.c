@@ -1101,6 +1101,42 @@ static void test_input(void)
 	set_all(0);
 }
 
+/*
+ * Suspend to idle with pm_test=devices: the rfkill class suspend/resume
+ * callbacks run, the machine wakes by itself after 5 s.  Soft states and
+ * the indicator must come back as they were.
+ */
+static void test_suspend(void)
+{
+	int l = rfk_open(), w = rfk_open(), r, n, last = -1;
+
+	drain(l);
+	block_all(w, 1);
+	wait_ind(l, 1, WAIT_MS);
+	block_one(w, &radios[1], 0);	/* phy0 and hci0 blocked, phy1 not */
+	wait_ind(l, 0, WAIT_MS);
+	block_one(w, &radios[1], 1);
+	wait_ind(l, 1, WAIT_MS);
+	drain(l);
+	r = write_text("/sys/power/pm_test", "devices");
+	if (!r)
+		r = write_text("/sys/power/state", "freeze");
+	write_text("/sys/power/pm_test", "none");
+	tap_ok(r == 0, "suspend to idle and resume with pm_test=devices (%s)",
+	       r ? strerror(-r) : "ok");
+	tap_ok(wait_soft("111", WAIT_MS), "after resume every radio is still blocked");
+	n = count_ind(l, QUIET_MS, &last);
+	tap_ok((n == 0 || last == 1) && (!led_dir[0] || wait_led(true, 10)),
+	       "after resume the indicator is still on (%d events)", n);
+	block_one(w, &radios[0], 0);
+	tap_ok(wait_change(l, &radios[0], 0, WAIT_MS) && wait_soft("011", WAIT_MS),
+	       "after resume CHANGE still works");
+	block_all(w, 0);
+	wait_soft("000", WAIT_MS);
+	close(w);
+	close(l);
+}
+
 /* ---- stress --------------------------------------------------------- */
 
 static uint64_t rnd(void)
@@ -1332,6 +1368,7 @@ int main(int argc, char **argv)
 	test_v1_reader();
 	test_util_linux();
 	test_input();
+	test_suspend();
 	test_fuzz(fuzz_writes);
 	test_no_radios();
 	test_dmesg();
