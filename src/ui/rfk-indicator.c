@@ -92,11 +92,19 @@ on_model_changed (RfkIndicator *self)
   update_icon (self, FALSE);
 }
 
+/* Another theme may have (or lack) the freedesktop names. */
+static void
+on_icon_theme_changed (RfkIndicator *self)
+{
+  update_icon (self, TRUE);
+}
+
 static void
 rfk_indicator_dispose (GObject *object)
 {
   RfkIndicator *self = RFK_INDICATOR (object);
 
+  g_signal_handlers_disconnect_by_data (gtk_icon_theme_get_default (), self);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->indicator);
@@ -140,5 +148,7 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   for (gsize i = 0; i < G_N_ELEMENTS (model_signals); i++)
     g_signal_connect_swapped (manager, model_signals[i],
                               G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (gtk_icon_theme_get_default (), "changed",
+                            G_CALLBACK (on_icon_theme_changed), self);
   return self;
 }
