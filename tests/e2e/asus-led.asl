@@ -5,9 +5,16 @@
  * HSWC(0x5) / HSWC(0x4) switch the airplane-mode LED on / off and write
  * that byte to I/O port 0x440, where qemu's isa-debugcon records it for the
  * host: the LED as the "hardware" sees it.  HSWC(0x2) reads the state back.
+ * \TNFY(N) does Notify (\_SB.ASHS, N), for the kernel suite's test-only
+ * acpi-notify-trigger module: 0x88 is the airplane-mode key.
  */
 DefinitionBlock ("", "SSDT", 2, "RFKAPP", "E2EASUS", 0x00000001)
 {
+    Method (\TNFY, 1, Serialized)
+    {
+        Notify (\_SB.ASHS, Arg0)
+    }
+
     Scope (\_SB)
     {
         Device (ASHS)

@@ -42,18 +42,17 @@ VIRTIO_MODULES = ["virtio_pci", "virtio_console"]
 TYPE_WLAN, TYPE_BLUETOOTH = 1, 2
 
 
-def build_modules(tap, kver, source_dir, work_dir, version=None):
-    """Builds kernel/ (rfkill.ko, asus-wireless.ko) for kver in a copy
-    under work_dir, as the kernel suite does; returns the two paths or None
-    after a failed check.  Tests of one kernel share work_dir: a lock makes
-    the second one wait and reuse the (incremental) build."""
+def kbuild(tap, kver, source_dir, work_dir, name, kos, what, extra=()):
+    """Builds the Kbuild tree source_dir for kver in a copy under
+    work_dir/name, as the kernel suite does; returns the paths of kos
+    (relative to the tree) or None after a failed check.  Tests of one
+    kernel share work_dir: a lock makes the second one wait and reuse the
+    (incremental) build."""
     os.makedirs(work_dir, exist_ok=True)
-    src = os.path.join(work_dir, "src")
-    log_path = os.path.join(work_dir, "build.log")
+    src = os.path.join(work_dir, name)
+    log_path = os.path.join(work_dir, name + ".log")
     headers = f"/lib/modules/{kver}/build"
-    cmd = ["make", "-C", headers, f"M={src}", "-j2", "modules"]
-    if version:
-        cmd.append(f"RFKILL_AIRPLANE_VERSION={version}")
+    cmd = ["make", "-C", headers, f"M={src}", "-j2", "modules", *extra]
     with open(os.path.join(work_dir, ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         shutil.copytree(source_dir, src, dirs_exist_ok=True,
@@ -63,17 +62,31 @@ def build_modules(tap, kver, source_dir, work_dir, version=None):
         with open(log_path, "w") as log:
             r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
                                stderr=subprocess.STDOUT)
-    kos = [os.path.join(src, "rfkill", "rfkill.ko"),
-           os.path.join(src, "asus-wireless", "asus-wireless.ko")]
-    missing = [k for k in kos if not os.path.isfile(k)]
+    paths = [os.path.join(src, k) for k in kos]
+    missing = [k for k in paths if not os.path.isfile(k)]
     with open(log_path, errors="replace") as log:
         tail = "".join(log.readlines()[-30:])
-    if not tap.ok(r.returncode == 0 and not missing,
-                  f"our rfkill.ko and asus-wireless.ko build for {kver}",
+    if not tap.ok(r.returncode == 0 and not missing, f"{what} build for {kver}",
                   f"{' '.join(cmd)}: rc={r.returncode}, missing {missing}\n"
                   + tail):
         return None
-    return kos
+    return paths
+
+
+def build_modules(tap, kver, source_dir, work_dir, version=None):
+    """Our rfkill.ko and asus-wireless.ko from kernel/."""
+    return kbuild(tap, kver, source_dir, work_dir, "src",
+                  ["rfkill/rfkill.ko", "asus-wireless/asus-wireless.ko"],
+                  "our rfkill.ko and asus-wireless.ko",
+                  [f"RFKILL_AIRPLANE_VERSION={version}"] if version else [])
+
+
+def build_notify_trigger(tap, kver, source_dir, work_dir):
+    """The kernel suite's test-only acpi-notify-trigger.ko, which lets the
+    guest raise the firmware's airplane-mode key event."""
+    kos = kbuild(tap, kver, source_dir, work_dir, "notify-trigger",
+                 ["acpi-notify-trigger.ko"], "acpi-notify-trigger.ko")
+    return kos[0] if kos else None
 
 
 class Tap:

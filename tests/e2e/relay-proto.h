@@ -29,6 +29,7 @@ enum relay_kind {
 	RELAY_WRITE	= 'W',	/* [event bytes]: write() them on chan's fd */
 	RELAY_CLOSE	= 'C',	/* close chan's fd */
 	RELAY_READ	= 'R',	/* [u32 offset][path]: pread a /sys or /proc file */
+	RELAY_STORE	= 'S',	/* [path NUL data]: write data to a /sys file */
 	RELAY_MARK	= 'M',	/* [text]: write text to the debugcon port */
 	RELAY_QUIT	= 'Q',	/* close everything, ACK, exit 0 */
 

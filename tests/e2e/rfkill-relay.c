@@ -257,6 +257,36 @@ static void do_read(int chan, const unsigned char *data, size_t len)
 	close(fd);
 }
 
+/* For test-only knobs such as acpi_notify_trigger's "notify" parameter. */
+static void do_store(int chan, const unsigned char *data, size_t len)
+{
+	const unsigned char *nul = memchr(data, '\0', len);
+	char path[RELAY_MAX_PAYLOAD + 1];
+	size_t plen;
+	ssize_t n;
+	int fd;
+
+	if (!nul) {
+		send_ack(RELAY_STORE, chan, EINVAL, -1, NULL, 0);
+		return;
+	}
+	plen = nul - data;
+	memcpy(path, data, plen);
+	path[plen] = '\0';
+	if (strncmp(path, "/sys/", 5) || strstr(path, "/../")) {
+		send_ack(RELAY_STORE, chan, EPERM, -1, NULL, 0);
+		return;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		send_ack(RELAY_STORE, chan, errno, -1, NULL, 0);
+		return;
+	}
+	n = write(fd, nul + 1, len - plen - 1);
+	send_ack(RELAY_STORE, chan, n < 0 ? errno : 0, n, NULL, 0);
+	close(fd);
+}
+
 static void do_mark(int chan, const unsigned char *data, size_t len)
 {
 	if (!mark_port) {
@@ -294,6 +324,9 @@ static void handle_frame(int kind, int chan, const unsigned char *p,
 		break;
 	case RELAY_READ:
 		do_read(chan, p, len);
+		break;
+	case RELAY_STORE:
+		do_store(chan, p, len);
 		break;
 	case RELAY_MARK:
 		do_mark(chan, p, len);

@@ -48,7 +48,8 @@ MAX_CHANNELS = 16
 ACK_HEADER = 9
 
 SYNC = 0x00
-HELLO, OPEN, WRITE, CLOSE, READ, MARK, QUIT = (ord(c) for c in "HOWCRMQ")
+HELLO, OPEN, WRITE, CLOSE, READ, STORE, MARK, QUIT = (
+    ord(c) for c in "HOWCRSMQ")
 ACK, EVENT, NAME, GONE = (ord(c) for c in "AENG")
 
 # struct rfkill_event: u32 idx, u8 type, op, soft, hard (+ u8 reasons)
@@ -188,6 +189,13 @@ class Relay:
             data += chunk
             if n < MAX_PAYLOAD - ACK_HEADER:
                 return data.decode(errors="replace")
+
+    def write_file(self, path, data):
+        """Writes data to a file under /sys in the guest."""
+        err, _, _ = self.request(STORE, 0, path.encode() + b"\0" +
+                                 data.encode())
+        if err:
+            raise OSError(err, f"guest {path}: {os.strerror(err)}")
 
     def mark(self, text):
         """Writes text into the debugcon log (markers between LED writes)."""

@@ -5,7 +5,8 @@
   test_cli.py --kernel KVER --applet build/rfkill-applet \
       --vmrun tests/kernel/vm/vmrun.py --relay build/rfkill-relay \
       --acpi-table build/atk4002.aml \
-      [--source-dir kernel --work-dir DIR | --module X.ko... | --stock]
+      --notify-trigger-dir tests/kernel/asus/notify-trigger --work-dir DIR \
+      [--source-dir kernel | --module X.ko... | --stock]
 
 With our rfkill-airplane modules (built from --source-dir, or given with
 --module) the kernel must show the
@@ -14,7 +15,9 @@ with --stock (Debian's own modules) the indicator ops must fail with
 EINVAL and the LED follows Debian's "rfkill-none" trigger.  Everything
 else is the same user story: list the radios, block one by hand, airplane
 mode on (LED lights), unblock a radio (LED goes dark), block it again (LED
-lights), airplane mode off (the radio blocked by hand stays blocked).
+lights), airplane mode off (the radio blocked by hand stays blocked), the
+laptop's airplane-mode key (the firmware event, through the kernel suite's
+test-only acpi-notify-trigger.ko) switching every radio and the LED.
 """
 
 import argparse
@@ -27,7 +30,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rfkill_bridge as rb  # noqa: E402
 from e2e_vm import (E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH,  # noqa: E402
-                    Client, build_modules, check_led, check_led_stays,
+                    Client, build_modules, build_notify_trigger,
+                    check_led, check_led_stays,
                     indicator_events_since, set_soft)
 
 EXPECTED = {"phy0": "wlan", "phy1": "wlan", "hci0": "bluetooth"}
@@ -215,7 +219,37 @@ def scenario(tap, vm, applet, stock):
            "toggle: restored, phy1 still blocked", f"got {now}")
     check_led(tap, vm, "toggle-off", False, "toggle off")
 
+    airplane_key(tap, vm, applet)
     indicator_ops(tap, vm, stock)
+
+
+NOTIFY = "/sys/module/acpi_notify_trigger/parameters/notify"
+
+
+def airplane_key(tap, vm, applet):
+    """The laptop's airplane-mode key: the firmware notifies ASHS with
+    0x88, asus-wireless sends KEY_RFKILL and the kernel's rfkill-input
+    switches every radio; the CLI sees the result as airplane mode."""
+    vm.mark("key-on")
+    vm.relay.write_file(NOTIFY, "0x88")
+    now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
+    tap.ok(all(r["soft"] == 1 for r in now.values()),
+           "airplane key: rfkill-input blocks every radio", f"got {now}")
+    check_led(tap, vm, "key-on", True, "airplane key pressed")
+    check_listing(tap, vm, applet,
+                  {"phy0": True, "phy1": True, "hci0": True}, True,
+                  "after the key")
+    time.sleep(0.3)  # rfkill-input spaces its operations 200 ms apart
+    vm.mark("key-off")
+    vm.relay.write_file(NOTIFY, "0x88")
+    now = vm.wait_radios({"phy0": 0, "phy1": 0, "hci0": 0})
+    tap.ok(all(r["soft"] == 0 for r in now.values()),
+           "airplane key again: rfkill-input unblocks every radio",
+           f"got {now}")
+    check_led(tap, vm, "key-off", False, "airplane key pressed again")
+    check_listing(tap, vm, applet,
+                  {"phy0": False, "phy1": False, "hci0": False}, False,
+                  "after the second key press")
 
 
 def indicator_ops(tap, vm, stock):
@@ -277,6 +311,8 @@ def main():
                     help="an already built module instead of --source-dir")
     ap.add_argument("--stock", action="store_true",
                     help="Debian's own rfkill and asus-wireless")
+    ap.add_argument("--notify-trigger-dir", required=True,
+                    help="tests/kernel/asus/notify-trigger (the key press)")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     tap = Tap()
@@ -287,16 +323,23 @@ def main():
         tap.ok(False, "every part of the product is built",
                "missing: " + ", ".join(missing))
         return tap.done()
-    modules = args.module
+    if not args.work_dir:
+        tap.ok(False, "--work-dir given")
+        return tap.done()
+    modules = list(args.module)
     if not args.stock and not modules:
-        if not (args.source_dir and args.work_dir):
-            tap.ok(False, "our modules: --source-dir and --work-dir, "
-                   "--module or --stock")
+        if not args.source_dir:
+            tap.ok(False, "our modules: --source-dir, --module or --stock")
             return tap.done()
         modules = build_modules(tap, args.kernel, args.source_dir,
                                 args.work_dir, args.version)
         if not modules:
             return tap.done()
+    trigger = build_notify_trigger(tap, args.kernel, args.notify_trigger_dir,
+                                   args.work_dir)
+    if not trigger:
+        return tap.done()
+    modules.append(trigger)
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
                modules, keep=args.keep) as vm:
         try:
