@@ -210,8 +210,11 @@ def shared_libs(binary):
 
 def install(root, src, dest):
     dest_path = os.path.join(root, dest.lstrip('/'))
-    os.makedirs(os.path.dirname(dest_path), exist_ok=True)
-    shutil.copy2(src, dest_path)
+    try:
+        os.makedirs(os.path.dirname(dest_path), exist_ok=True)
+        shutil.copy2(src, dest_path)
+    except OSError as e:
+        raise VmError(f'cannot copy {src} into the initramfs: {e.strerror}') from e
     return dest_path
 
 
@@ -331,8 +334,12 @@ def run_qemu(args, tmp, cpio):
     boot_time = [None]
     start = time.monotonic()
     with open(console, 'wb') as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT)
+        except OSError as e:
+            raise VmError(f'cannot run {args.qemu}: {e.strerror}') from e
 
         def pump():
             for line in proc.stdout:
