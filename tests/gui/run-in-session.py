@@ -34,9 +34,27 @@ def start_xvfb(env):
     return xvfb, ':' + display.decode().strip()
 
 
+# Every program the GUI tests run, and the Debian package that has it.
+TOOLS = {
+    'Xvfb': 'xvfb', 'dbus-run-session': 'dbus', 'xfce4-panel': 'xfce4-panel',
+    'xfconfd': 'xfconf', 'xdotool': 'xdotool', 'import': 'imagemagick',
+    'gsettings': 'libglib2.0-bin', 'gdbus': 'libglib2.0-bin',
+    'desktop-file-validate': 'desktop-file-utils',
+}
+
+
+def check_tools():
+    path = os.environ.get('PATH', '') + ':/usr/lib/x86_64-linux-gnu/xfce4/xfconf'
+    missing = sorted({pkg for tool, pkg in TOOLS.items()
+                      if not shutil.which(tool, path=path)})
+    if missing:
+        raise SystemExit('FAIL: missing test tools: apt-get install ' + ' '.join(missing))
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
+    check_tools()
     root = tempfile.mkdtemp(prefix='rfk-gui-')
     env = dict(os.environ)
     env['HOME'] = root
