@@ -48,6 +48,7 @@ def kbuild(tap, kver, source_dir, work_dir, name, kos, what, extra=()):
     (relative to the tree) or None after a failed check.  Tests of one
     kernel share work_dir: a lock makes the second one wait and reuse the
     (incremental) build."""
+    work_dir = os.path.abspath(work_dir)  # make M= needs an absolute path
     os.makedirs(work_dir, exist_ok=True)
     src = os.path.join(work_dir, name)
     log_path = os.path.join(work_dir, name + ".log")
