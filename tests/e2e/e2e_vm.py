@@ -202,7 +202,8 @@ class E2eVm:
                                      stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._pump, daemon=True).start()
         try:
-            self.relay = rb.Relay(self.qemu_socket, timeout=self.timeout / 2)
+            self.relay = rb.Relay(self.qemu_socket, timeout=self.timeout / 2,
+                                  abort=lambda: self.proc.poll() is not None)
         except rb.RelayError as err:
             self._finish(quit_guest=False)
             self.tap.ok(False, f"guest relay answers ({err})")

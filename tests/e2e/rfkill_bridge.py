@@ -90,10 +90,17 @@ def decode_event(data):
 class Relay:
     """The connection to rfkill-relay through qemu's chardev socket."""
 
-    def __init__(self, path, timeout=60.0):
+    def __init__(self, path, timeout=60.0, abort=None):
+        """abort: optional callable; when it returns true while we wait
+        for the guest (e.g. qemu exited), give up at once."""
         self.path = path
+        self._abort = abort or (lambda: False)
         self._sock = None
-        self._wlock = threading.Lock()  # frame writes + the waiter FIFO
+        # _send_lock orders frames and waiters alike (a waiter is queued
+        # under it just before its frame goes out); _wait_lock only guards
+        # the deque, so the reader never waits for a blocked send.
+        self._send_lock = threading.Lock()
+        self._wait_lock = threading.Lock()
         self._waiters = collections.deque()
         self._channels = {}             # chan -> Channel
         self._free = list(range(1, MAX_CHANNELS))
@@ -111,7 +118,7 @@ class Relay:
                 break
             except OSError as err:
                 sock.close()
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline or self._abort():
                     raise RelayError(f"cannot connect to {self.path}: {err}")
                 time.sleep(0.05)
         self._sock = sock
@@ -124,6 +131,9 @@ class Relay:
                                           timeout=3.0, sync=True)
                 break
             except TimeoutError:
+                if self._abort():
+                    raise RelayError(f"no HELLO from the guest relay on "
+                                     f"{self.path}: the VM is gone")
                 if time.monotonic() > deadline:
                     raise RelayError(f"no HELLO from the guest relay on "
                                      f"{self.path} in {timeout:.0f} s")
@@ -153,12 +163,14 @@ class Relay:
         frame = bytes([kind, chan, len(payload)]) + payload
         if sync:
             frame = bytes(MAX_PAYLOAD + 5) + frame
-        with self._wlock:
-            self._waiters.append((kind, done))
+        with self._send_lock:
+            with self._wait_lock:
+                self._waiters.append((kind, done))
             try:
                 self._sock.sendall(frame)
             except OSError as err:
-                self._waiters.pop()
+                with self._wait_lock:
+                    self._waiters.pop()
                 raise RelayError(f"relay socket {self.path}: {err}") from err
 
     def request(self, kind, chan, payload=b"", timeout=10.0, sync=False):
@@ -208,7 +220,7 @@ class Relay:
         self.request(QUIT, 0)
 
     def open_channel(self, on_event=None, on_gone=None):
-        with self._wlock:
+        with self._wait_lock:
             if not self._free:
                 raise RelayError("no free relay channel")
             chan = self._free.pop(0)
@@ -223,7 +235,7 @@ class Relay:
 
     def _release(self, chan):
         self._channels.pop(chan, None)
-        with self._wlock:
+        with self._wait_lock:
             if chan not in self._free:
                 self._free.append(chan)
 
@@ -246,7 +258,7 @@ class Relay:
             pass
         finally:
             self.closed.set()
-            with self._wlock:
+            with self._wait_lock:
                 waiters, self._waiters = list(self._waiters), collections.deque()
             for _, done in waiters:
                 if done:
@@ -257,7 +269,7 @@ class Relay:
     def _dispatch(self, kind, chan, payload):
         if kind == ACK:
             req, err, result = struct.unpack_from("<Bii", payload)
-            with self._wlock:
+            with self._wait_lock:
                 want, done = self._waiters.popleft()
             if req != want:
                 raise RelayError(f"ACK for {chr(req)!r}, expected "
