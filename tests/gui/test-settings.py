@@ -1,6 +1,8 @@
 """GSettings as the applet's preferences, changed from outside (gsettings,
 a settings app) while it runs: the airplane radio types decide what
-airplane mode switches, and the notifications key moves the menu item."""
+airplane mode switches, and the notifications key moves the menu item.
+Without the schema the applet says so and exits."""
+import os
 import subprocess
 
 import guitest as gt
@@ -13,11 +15,25 @@ def gsettings(*args):
                           text=True, check=True).stdout.strip()
 
 
+def schema_missing(logdir, fake):
+    """Not installed and no GSETTINGS_SCHEMA_DIR: a clear error, exit 1."""
+    empty = os.path.join(os.environ['XDG_RUNTIME_DIR'], 'no-schemas')
+    os.makedirs(empty)
+    applet = gt.Applet(fake.socket, logdir, name='applet-no-schema', extra_env={
+        'GSETTINGS_SCHEMA_DIR': empty, 'XDG_DATA_DIRS': empty})
+    code = applet.proc.wait(10)
+    out = applet.output()
+    applet.stop()
+    check(code == 1, f'exit status {code} without the schema: {out}')
+    check(f'GSettings schema {gt.APP_ID} is not installed' in out, f'message: {out!r}')
+
+
 def test(logdir):
     bus = gt.session_bus()
     loop = gt.MainLoopThread()
     watcher = gt.Watcher(bus)
     fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
+    schema_missing(logdir, fake)
     applet = gt.Applet(fake.socket, logdir)
     try:
         item = watcher.wait_item(applet.unique_name(bus))
