@@ -742,8 +742,18 @@ static void test_default_rule(void)
 	drain(l);
 	block_all(w, 1);
 	ind_is(l, 1, "block all");
+	/*
+	 * A driver whose LED comes up later (asus-wireless loading after the
+	 * radios were blocked) must show the current state at once.
+	 */
+	tap_ok(led_dir[0] && !led_set_trigger(led_dir, "none") && wait_led(false, WAIT_MS) &&
+	       !led_set_trigger(led_dir, RFKILL_AIRPLANE_MODE_TRIGGER) && wait_led(true, QUIET_MS),
+	       "an LED attached while every radio is blocked lights at once");
 	block_one(w, &radios[0], 0);
 	ind_is(l, 0, "unblock phy0");
+	tap_ok(led_dir[0] && !led_set_trigger(led_dir, "none") &&
+	       !led_set_trigger(led_dir, RFKILL_AIRPLANE_MODE_TRIGGER) && wait_led(false, QUIET_MS),
+	       "an LED attached while a radio is unblocked stays off");
 
 	block_all(w, 0);
 	drain(l);
