@@ -55,6 +55,7 @@ const char fake_rfkill_command_help[] =
   "  clients                    number of connected clients\n"
   "  writes                     number of write requests received\n"
   "  raw HEX                    send bytes as one packet to every client\n"
+  "  help                       this list\n"
   "  quit                       stop the fake kernel\n";
 
 /* ---- sysfs stand-in --------------------------------------------------- */
@@ -846,6 +847,8 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
         }
       fake_rfkill_send_raw (fake, bytes->data, bytes->len);
     }
+  else if (g_str_equal (cmd, "help"))
+    g_string_append (out, fake_rfkill_command_help);
   else if (g_str_equal (cmd, "quit"))
     {
       if (out_quit)
@@ -853,7 +856,7 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
     }
   else
     FAIL ("unknown command “%s” (try: list, add, del, readd, hard, switch, "
-          "soft, indicator, clients, writes, raw, quit)", cmd);
+          "soft, indicator, clients, writes, raw, help, quit)", cmd);
 #undef FAIL
 
   g_string_append (out, "ok\n");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-fuzz.sh FUZZER CORPUS_DIR SECONDS
+# run-fuzz.sh FUZZER CORPUS_DIR [SECONDS]   (default 60)
 # Fuzzes for SECONDS starting from a copy of the seed corpus (the source
 # tree is never written), then prints the exec count.  Non-zero exit when
 # the fuzzer found a crash; the reproducer is kept and named.
