@@ -1,0 +1,371 @@
+/*
+ * test-fake.c: the fake kernel itself behaves like net/rfkill/core.c, as
+ * seen by a raw client on a socketpair (the other suites rely on it).
+ */
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fake-rfkill.h"
+#include "rfk-device.h"
+#include "rfk-event.h"
+
+typedef struct {
+  FakeRfkill *fake;
+  int fd;
+} Raw;
+
+/* Lets the fake (on the default main context) handle what we sent. */
+static void
+pump (void)
+{
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+raw_setup (Raw *r, gconstpointer data)
+{
+  r->fake = fake_rfkill_new (NULL);
+}
+
+static void
+raw_teardown (Raw *r, gconstpointer data)
+{
+  if (r->fd > 0)
+    close (r->fd);
+  fake_rfkill_free (r->fake);
+}
+
+/* Next packet, or -1 if none is queued.  Returns its size. */
+static gssize
+next_packet (int fd, guint8 *buf, gsize size)
+{
+  struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+  pump ();
+  if (poll (&pfd, 1, 0) <= 0)
+    return -1;
+  return recv (fd, buf, size, MSG_DONTWAIT);
+}
+
+static RfkEvent
+next_event (int fd, gsize expected_size)
+{
+  guint8 buf[64];
+  gssize n = next_packet (fd, buf, sizeof buf);
+  RfkEvent e;
+
+  g_assert_cmpint (n, ==, expected_size);
+  g_assert_true (rfk_event_decode (buf, n, &e));
+  return e;
+}
+
+static int
+next_status (int fd)
+{
+  guint8 buf[64];
+  gssize n = next_packet (fd, buf, sizeof buf);
+  int err = -1;
+
+  if (!rfk_status_decode (buf, n, &err))
+    g_error ("expected a status packet, got %zd bytes (op %d)", n,
+             n > 5 ? buf[5] : -1);
+  return err;
+}
+
+static void
+no_more_packets (int fd)
+{
+  guint8 buf[64];
+
+  g_assert_cmpint (next_packet (fd, buf, sizeof buf), ==, -1);
+}
+
+static int
+request (int fd, RfkEvent event, gsize size)
+{
+  guint8 buf[RFK_EVENT_SIZE_EXT];
+
+  rfk_event_encode_ext (&event, buf);
+  g_assert_cmpint (send (fd, buf, size, 0), ==, size);
+  pump ();
+  return 0;
+}
+
+static void
+test_connect_sends_one_add_per_radio (Raw *r, gconstpointer data)
+{
+  RfkEvent e;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  fake_rfkill_add (r->fake, RFK_TYPE_BLUETOOTH, NULL);
+  fake_rfkill_set_hard (r->fake, 1, TRUE, RFK_HARD_BLOCK_SIGNAL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_ADD);
+  g_assert_cmpuint (e.idx, ==, 0);
+  g_assert_cmpuint (e.type, ==, RFK_TYPE_WLAN);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.idx, ==, 1);
+  g_assert_true (e.hard);
+  g_assert_cmpuint (e.hard_reasons, ==, RFK_HARD_BLOCK_SIGNAL);
+  no_more_packets (r->fd);
+  g_assert_cmpuint (fake_rfkill_get_n_clients (r->fake), ==, 1);
+}
+
+static void
+test_v1_events_are_8_bytes (Raw *r, gconstpointer data)
+{
+  fake_rfkill_set_v1 (r->fake, TRUE);
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_V1);
+}
+
+static void
+test_change_all_sets_type_and_default (Raw *r, gconstpointer data)
+{
+  RfkEvent e;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  fake_rfkill_add (r->fake, RFK_TYPE_BLUETOOTH, NULL);
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  for (guint i = 0; i < 3; i++)
+    next_event (r->fd, RFK_EVENT_SIZE_EXT);
+
+  request (r->fd, rfk_event_change_all (RFK_TYPE_WLAN, TRUE),
+           RFK_EVENT_SIZE_V1);
+  /* Events for both Wi-Fi radios, none for Bluetooth, then the status. */
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.idx, ==, 0);
+  g_assert_true (e.soft);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.idx, ==, 2);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  no_more_packets (r->fd);
+
+  /* A Wi-Fi radio plugged in now starts blocked, Bluetooth does not. */
+  e = (RfkEvent) { 0 };
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_ADD);
+  g_assert_true (e.soft);
+  fake_rfkill_add (r->fake, RFK_TYPE_BLUETOOTH, NULL);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_false (e.soft);
+
+  /* Already in that state: no event, still success. */
+  request (r->fd, rfk_event_change_all (RFK_TYPE_WLAN, TRUE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  no_more_packets (r->fd);
+}
+
+static void
+test_change_matches_idx_and_type (Raw *r, gconstpointer data)
+{
+  RfkEvent e;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+
+  /* Wrong type for that idx, or an idx nobody has: accepted, no-op. */
+  request (r->fd, rfk_event_change (0, RFK_TYPE_BLUETOOTH, TRUE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  request (r->fd, rfk_event_change (9, RFK_TYPE_WLAN, TRUE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  no_more_packets (r->fd);
+  g_assert_false (fake_rfkill_lookup (r->fake, 0)->soft);
+
+  /* RFKILL_TYPE_ALL matches any type; 7 bytes ("hard" left out) do. */
+  request (r->fd, rfk_event_change (0, RFK_TYPE_ALL, TRUE),
+           RFK_WRITE_SIZE_MIN);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_CHANGE);
+  g_assert_true (e.soft);
+  /* Every radio is blocked now: the kernel's default rule lights the
+   * indicator and says so before write() returns. */
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
+  g_assert_true (e.soft);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+}
+
+static void
+test_bad_requests_get_einval (Raw *r, gconstpointer data)
+{
+  RfkEvent add = { .idx = 5, .type = RFK_TYPE_WLAN, .op = RFK_OP_ADD };
+  RfkEvent odd = { .op = 42 };
+
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  request (r->fd, rfk_event_change (0, RFK_TYPE_WLAN, TRUE), 6);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  request (r->fd, add, RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  request (r->fd, odd, RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  request (r->fd, rfk_event_change_all (200, TRUE), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  g_assert_cmpuint (fake_rfkill_get_n_writes (r->fake), ==, 4);
+}
+
+static void
+test_indicator_has_one_owner (Raw *r, gconstpointer data)
+{
+  int other;
+  RfkEvent e;
+  gboolean owned;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  other = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  next_event (other, RFK_EVENT_SIZE_EXT);
+
+  request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  /* Acquiring twice is fine for the owner, refused for the other fd. */
+  request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  request (other, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (other), ==, EACCES);
+  request (other, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (other), ==, EACCES);
+
+  /* The owner lights it: every client hears op 5. */
+  request (r->fd, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
+  g_assert_cmpuint (e.idx, ==, 0);
+  g_assert_cmpuint (e.type, ==, RFK_TYPE_ALL);
+  g_assert_true (e.soft);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  e = next_event (other, RFK_EVENT_SIZE_EXT);
+  g_assert_true (e.soft);
+  g_assert_true (fake_rfkill_get_indicator (r->fake, &owned));
+  g_assert_true (owned);
+
+  /* The owner goes away: the default rule (radio on: dark) is back. */
+  close (r->fd);
+  r->fd = -1;
+  pump ();
+  e = next_event (other, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
+  g_assert_false (e.soft);
+  g_assert_false (fake_rfkill_get_indicator (r->fake, &owned));
+  g_assert_false (owned);
+  request (other, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (other), ==, 0);
+  close (other);
+}
+
+static void
+test_stock_kernel_rejects_indicator_ops (Raw *r, gconstpointer data)
+{
+  fake_rfkill_set_stock (r->fake, TRUE);
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+
+  request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  request (r->fd, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  /* And it never announces the indicator. */
+  fake_rfkill_set_soft (r->fake, 0, TRUE);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);  /* the CHANGE */
+  no_more_packets (r->fd);
+}
+
+static void
+test_sysfs_stand_in (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("rfk-fake-XXXXXX", &error);
+  g_autofree char *sysfs = g_build_filename (dir, "sys", NULL);
+  g_autofree char *name_file = g_build_filename (sysfs, "rfkill1", "name",
+                                                 NULL);
+  g_autofree char *hard_file = g_build_filename (sysfs, "rfkill1", "hard",
+                                                 NULL);
+  g_autofree char *contents = NULL;
+  FakeRfkill *fake = fake_rfkill_new (sysfs);
+
+  fake_rfkill_add (fake, RFK_TYPE_WLAN, NULL);
+  fake_rfkill_add (fake, RFK_TYPE_BLUETOOTH, "hci7");
+  g_assert_true (g_file_get_contents (name_file, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "hci7\n");
+  g_clear_pointer (&contents, g_free);
+  fake_rfkill_set_hard (fake, 1, TRUE, RFK_HARD_BLOCK_SIGNAL);
+  g_assert_true (g_file_get_contents (hard_file, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "1\n");
+
+  fake_rfkill_del (fake, 1);
+  g_assert_false (g_file_test (name_file, G_FILE_TEST_EXISTS));
+  fake_rfkill_free (fake);
+  g_rmdir (sysfs);
+  g_rmdir (dir);
+}
+
+static void
+test_control_commands (void)
+{
+  FakeRfkill *fake = fake_rfkill_new (NULL);
+  gboolean quit;
+  char *reply;
+
+  reply = fake_rfkill_command (fake, "add wifi", &quit);
+  g_assert_cmpstr (reply, ==, "0\nok\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "  hard 0   on  not-owner ", &quit);
+  g_assert_cmpstr (reply, ==, "ok\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "list", &quit);
+  g_assert_cmpstr (reply, ==, "0 wlan phy0 0 1 2\nok\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "readd 0", &quit);
+  g_assert_cmpstr (reply, ==, "1\nok\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "soft 7 on", &quit);
+  g_assert_cmpstr (reply, ==, "error: no radio 7\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "hard 1 sideways", &quit);
+  g_assert_true (g_str_has_prefix (reply, "error: usage: hard"));
+  g_free (reply);
+  g_assert_false (quit);
+  reply = fake_rfkill_command (fake, "quit", &quit);
+  g_assert_true (quit);
+  g_free (reply);
+  fake_rfkill_free (fake);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/fake/" path, Raw, NULL, raw_setup, func, raw_teardown)
+  ADD ("connect-sends-one-add-per-radio",
+       test_connect_sends_one_add_per_radio);
+  ADD ("v1-events-are-8-bytes", test_v1_events_are_8_bytes);
+  ADD ("change-all-sets-type-and-default",
+       test_change_all_sets_type_and_default);
+  ADD ("change-matches-idx-and-type", test_change_matches_idx_and_type);
+  ADD ("bad-requests-get-einval", test_bad_requests_get_einval);
+  ADD ("indicator-has-one-owner", test_indicator_has_one_owner);
+  ADD ("stock-kernel-rejects-indicator-ops",
+       test_stock_kernel_rejects_indicator_ops);
+#undef ADD
+  g_test_add_func ("/fake/sysfs-stand-in", test_sysfs_stand_in);
+  g_test_add_func ("/fake/control-commands", test_control_commands);
+  return g_test_run ();
+}
