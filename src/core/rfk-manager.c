@@ -56,6 +56,9 @@ struct _RfkManager
    * request for the same radio supersedes the older one. */
   GList *requests;        /* Request *, live ones */
   GHashTable *claims;     /* GUINT_TO_POINTER (idx) -> Request * */
+  /* What we last wrote per radio until the kernel reports that state:
+   * a superseded request's write still lands, so it must be known. */
+  GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   guint airplane_ops;     /* airplane requests in flight */
@@ -301,12 +304,26 @@ request_finish (Request *request, GError *error)
   update_airplane_mode (self);
 }
 
+/* The kernel will not confirm what request wrote (it timed out or the
+ * write was refused): stop expecting those states. */
+static void
+request_forget_inflight (Request *request)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, request->wanted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_remove (request->self->inflight, key);
+}
+
 static gboolean
 request_timeout_cb (gpointer user_data)
 {
   Request *request = user_data;
 
   request->timeout_source = 0;
+  request_forget_inflight (request);
   request_finish (request,
                   g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                                _("%s did not confirm the change within "
@@ -368,12 +385,18 @@ request_want (Request *request, RfkDevice *device, gboolean soft)
   RfkEvent event;
   GError *error = NULL;
 
-  /* With a write in flight the state will still move, so ours must go
-   * out even if it matches what the kernel reported last. */
-  previous = g_hash_table_lookup (self->claims, key);
-  if (previous == NULL && device->soft == soft)
+  gpointer pending;
+  gboolean in_flight, expected;
+
+  /* With a write in flight the state will still move: compare with
+   * where it is going, not with what the kernel reported last. */
+  in_flight = g_hash_table_lookup_extended (self->inflight, key, NULL,
+                                            &pending);
+  expected = in_flight ? GPOINTER_TO_INT (pending) - 1 : device->soft;
+  if (!in_flight && device->soft == soft)
     return TRUE;
 
+  previous = g_hash_table_lookup (self->claims, key);
   if (previous != NULL && previous != request)
     {
       g_hash_table_remove (previous->wanted, key);
@@ -385,6 +408,8 @@ request_want (Request *request, RfkDevice *device, gboolean soft)
     }
   g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
   g_hash_table_insert (self->claims, key, request);
+  if (expected == soft)
+    return TRUE;  /* already asked for: wait for the kernel's event */
 
   event = rfk_event_change (device->idx, device->type, soft);
   if (!rfk_transport_write (self->fd, self->device_path, &event, &error))
@@ -397,6 +422,7 @@ request_want (Request *request, RfkDevice *device, gboolean soft)
           device->name, rfk_type_to_string (device->type)
                           ? rfk_type_to_string (device->type) : "unknown",
           device->idx, self->device_path);
+  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
   if (self->is_socket)
     {
       g_queue_push_tail (&self->status_waiters,
@@ -430,6 +456,11 @@ request_check_confirmed (RfkManager *self, guint32 idx, RfkDevice *device)
   gpointer key = GUINT_TO_POINTER (idx);
   Request *request = g_hash_table_lookup (self->claims, key);
   gpointer wanted;
+
+  if (device == NULL
+      || GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
+         == device->soft)
+    g_hash_table_remove (self->inflight, key);
 
   if (request == NULL)
     return;
@@ -657,6 +688,8 @@ rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len)
       Request *request = id != 0 ? request_lookup_id (self, id) : NULL;
 
       if (status != 0 && request != NULL)
+        request_forget_inflight (request);
+      if (status != 0 && request != NULL)
         request_finish (request,
                         rfk_transport_error_new (self->device_path,
                                                  "write to", status));
@@ -743,6 +776,7 @@ close_device (RfkManager *self, GError *reason)
       self->fd = -1;
     }
   fail_all_requests (self, reason->message);
+  g_hash_table_remove_all (self->inflight);
   while (self->sorted->len > 0)
     remove_device (self, g_ptr_array_index (self->sorted,
                                             self->sorted->len - 1));
@@ -892,6 +926,7 @@ rfk_manager_finalize (GObject *object)
   g_ptr_array_unref (self->sorted);
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->claims);
+  g_hash_table_unref (self->inflight);
   g_clear_error (&self->error);
   g_free (self->device_path);
   G_OBJECT_CLASS (rfk_manager_parent_class)->finalize (object);
@@ -942,6 +977,7 @@ rfk_manager_init (RfkManager *self)
                                          (GDestroyNotify) device_free);
   self->sorted = g_ptr_array_new ();
   self->claims = g_hash_table_new (NULL, NULL);
+  self->inflight = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
   g_queue_init (&self->status_waiters);
 }

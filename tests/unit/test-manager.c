@@ -632,6 +632,51 @@ test_newer_request_supersedes_pending_one (Fixture *f, gconstpointer data)
 }
 
 static void
+airplane_first_cb (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Supersede *s = data;
+
+  g_assert_false (rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source),
+                                                        res,
+                                                        &s->first_error));
+  s->done++;
+}
+
+static void
+airplane_second_cb (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Supersede *s = data;
+  g_autoptr (GError) error = NULL;
+
+  s->second_ok = rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source),
+                                                       res, &error);
+  g_assert_no_error (error);
+  s->done++;
+}
+
+static void
+test_airplane_toggled_twice_quickly (Fixture *f, gconstpointer data)
+{
+  Supersede s = { 0 };
+
+  setup_laptop (f);
+  /* A double click: on, and off again before the kernel answered.  The
+   * blocks already written still land; off must undo them. */
+  rfk_manager_set_airplane_mode_async (f->manager, TRUE, NULL,
+                                       airplane_first_cb, &s);
+  rfk_manager_set_airplane_mode_async (f->manager, FALSE, NULL,
+                                       airplane_second_cb, &s);
+  g_assert_true (test_wait_for (both_done, &s, 3000));
+  g_assert_error (s.first_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&s.first_error);
+  g_assert_true (s.second_ok);
+  test_settle (30);
+  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_false (store_is_active ());
+}
+
+static void
 test_cancelled_request_reports_cancelled (Fixture *f, gconstpointer data)
 {
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
@@ -830,6 +875,8 @@ main (int argc, char **argv)
        test_never_rewrites_states_it_did_not_change);
   ADD ("newer-request-supersedes-pending-one",
        test_newer_request_supersedes_pending_one);
+  ADD ("airplane-toggled-twice-quickly",
+       test_airplane_toggled_twice_quickly);
   ADD ("cancelled-request-reports-cancelled",
        test_cancelled_request_reports_cancelled);
   ADD ("kernel-that-never-confirms-times-out",
