@@ -219,18 +219,35 @@ class Relay:
         """Ends the guest relay: the VM then collects dmesg and powers off."""
         self.request(QUIT, 0)
 
-    def open_channel(self, on_event=None, on_gone=None):
+    def open_channel_async(self, on_event=None, on_gone=None):
+        """Starts opening a guest fd; the Channel's `ready` event is set
+        when the guest answered (`error` then holds its errno or 0)."""
         with self._wait_lock:
             if not self._free:
                 raise RelayError("no free relay channel")
             chan = self._free.pop(0)
         ch = Channel(self, chan, on_event, on_gone)
         self._channels[chan] = ch
-        err, size, _ = self.request(OPEN, chan)
-        if err:
-            self._release(chan)
-            raise OSError(err, f"guest /dev/rfkill: {os.strerror(err)}")
-        ch.event_size = size
+
+        def done(err, size, _):
+            if err:
+                ch.open = False
+                self._release(chan)
+            ch.event_size = size
+            ch.error = err
+            ch.ready.set()
+
+        self.request_async(OPEN, chan, b"", done)
+        return ch
+
+    def open_channel(self, on_event=None, on_gone=None, timeout=10.0):
+        ch = self.open_channel_async(on_event, on_gone)
+        if not ch.ready.wait(timeout):
+            raise TimeoutError(f"no answer from the guest to OPEN in "
+                               f"{timeout} s")
+        if ch.error:
+            raise OSError(ch.error,
+                          f"guest /dev/rfkill: {os.strerror(ch.error)}")
         return ch
 
     def _release(self, chan):
@@ -300,6 +317,9 @@ class Channel:
         self.relay = relay
         self.chan = chan
         self.event_size = None
+        self.error = None
+        self.ready = threading.Event()
+        # Events are kept here until somebody takes them (attach).
         self.events = []
         self._cond = threading.Condition()
         self._on_event = on_event
@@ -307,11 +327,26 @@ class Channel:
         self.open = True
 
     def _event(self, data):
+        # Under the lock, so attach() cannot slip between buffered and
+        # live events.
         with self._cond:
-            self.events.append(data)
+            if self._on_event:
+                self._on_event(data)
+            else:
+                self.events.append(data)
             self._cond.notify_all()
-        if self._on_event:
-            self._on_event(data)
+
+    def attach(self, on_event, on_gone):
+        """Hands every buffered event, then every later one, to on_event."""
+        with self._cond:
+            for data in self.events:
+                on_event(data)
+            self.events = []
+            self._on_event = on_event
+            self._on_gone = on_gone
+            gone = not self.open
+        if gone:
+            on_gone(errno.EPIPE)
 
     def _gone(self, err):
         self.open = False
@@ -380,9 +415,38 @@ class Bridge:
         self._listener.listen(8)
         self._sel.register(self._listener, selectors.EVENT_READ, None)
         self._sel.register(self._wake_r, selectors.EVENT_READ, None)
+        # A guest fd opened ahead of the next client (see _accept).
+        self._spare = None
+        self._open_spare()
         self._thread = threading.Thread(target=self._serve, name="bridge",
                                         daemon=True)
         self._thread.start()
+
+    # Most programs treat the ADDs that arrive soon after they connect as
+    # the initial list (src/core waits for 100 ms of quiet).  Opening the
+    # guest fd only after accept() costs a round trip into a TCG guest,
+    # which a loaded machine can stretch past that.  So the next client's
+    # fd is opened in advance and its events buffered; the client then
+    # reads exactly what a process that opened /dev/rfkill that moment
+    # earlier would read: the kernel's ADDs, then any changes since.  A
+    # spare that buffered more than SPARE_MAX events is replaced.
+    SPARE_MAX = 32
+
+    def _open_spare(self):
+        try:
+            self._spare = self.relay.open_channel_async()
+        except RelayError as err:
+            self._spare = None
+            self.log(f"bridge: no spare channel: {err}")
+
+    def _take_spare(self):
+        ch, self._spare = self._spare, None
+        if ch is None or not ch.ready.wait(10) or ch.error or not ch.open:
+            return None
+        if len(ch.events) > self.SPARE_MAX:
+            ch.close()
+            return None
+        return ch
 
     def _write_name(self, idx, name):
         # Written before the ADD goes out (same reader thread), and
@@ -398,6 +462,10 @@ class Bridge:
         self._stop = True
         os.write(self._wake_w, b"x")
         self._thread.join(5)
+        spare = self._take_spare()
+        for ch in [spare] if spare else []:
+            if not self.relay.closed.is_set():
+                ch.close()
         for sock, ch in list(self._clients.items()):
             sock.close()
             if ch.open and not self.relay.closed.is_set():
@@ -433,8 +501,10 @@ class Bridge:
                 pass
 
         try:
-            ch = self.relay.open_channel(to_client, gone)
-        except (OSError, RelayError) as err:
+            ch = self._take_spare() or self.relay.open_channel()
+            ch.attach(to_client, gone)
+            self._open_spare()
+        except (OSError, RelayError, TimeoutError) as err:
             self.log(f"bridge: {err}")
             sock.close()
             return
