@@ -257,6 +257,8 @@ request_finish (Request *request, GError *error)
       g_clear_error (&error);
       return;
     }
+  /* The callback may drop the caller's last reference to us. */
+  g_object_ref (self);
   self->requests = g_list_remove (self->requests, request);
   request_release_claims (request);
   g_clear_handle_id (&request->timeout_source, g_source_remove);
@@ -302,6 +304,7 @@ request_finish (Request *request, GError *error)
   g_hash_table_unref (request->wanted);
   g_free (request);
   update_airplane_mode (self);
+  g_object_unref (self);
 }
 
 /* The kernel will not confirm what request wrote (it timed out or the
