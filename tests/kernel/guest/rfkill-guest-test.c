@@ -11,6 +11,10 @@
  *
  *   rfkill-guest-test [--rfkill-bin /usr/sbin/rfkill] [--fuzz N]
  *                     [--expect-rfkill-version V] [--race N] [--seed S]
+ *   rfkill-guest-test --default-off [--expect-rfkill-version V]
+ *
+ * --default-off is the short scenario for rfkill loaded with
+ * default_state=0 (radios start blocked).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -65,6 +69,7 @@ static int led_max;
 
 static const char *rfkill_bin;
 static const char *expect_version;
+static bool default_off;	/* rfkill was loaded with default_state=0 */
 static long fuzz_writes = 20000;
 static int race_procs = 64;
 static uint64_t seed = 0x5eed1e55c0ffeeULL;
@@ -622,7 +627,8 @@ static void test_invalid(void)
 	close(fd);
 }
 
-static void test_led_trigger(void)
+/* Finds an LED offering the airplane-mode trigger and attaches it. */
+static void test_led_trigger(bool expect_on)
 {
 	DIR *d = opendir("/sys/class/leds");
 	struct dirent *de;
@@ -667,7 +673,8 @@ static void test_led_trigger(void)
 	       read_text(path, trig, sizeof(trig)) == 0 &&
 	       strstr(trig, "[" RFKILL_AIRPLANE_MODE_TRIGGER "]"),
 	       "%s follows %s now", led_dir, RFKILL_AIRPLANE_MODE_TRIGGER);
-	tap_ok(wait_led(false, WAIT_MS), "LED is off while radios are unblocked");
+	tap_ok(wait_led(expect_on, WAIT_MS), "right after attaching, the LED is %s (radios %s)",
+	       expect_on ? "on" : "off", expect_on ? "all blocked" : "unblocked");
 }
 
 /*
@@ -1371,6 +1378,31 @@ static void test_no_radios(void)
 	close(l);
 }
 
+/*
+ * rfkill loaded with default_state=0: radios registered later come up
+ * soft-blocked, so the indicator is on from the start.
+ */
+static void test_default_off(void)
+{
+	int l = rfk_open(), n;
+	struct rfkill_event_ext ev;
+	unsigned int blocked_adds = 0;
+	char path[340];
+
+	while ((n = read(l, &ev, sizeof(ev))) > 0)
+		if (ev.op == RFKILL_OP_ADD && radio_by_idx(ev.idx) && ev.soft == 1)
+			blocked_adds++;
+	tap_ok(wait_soft("111", WAIT_MS), "default_state=0: phy0, phy1 and hci0 come up soft-blocked");
+	tap_diag("%u of the ADD events already say soft=1", blocked_adds);
+	test_led_trigger(true);
+	snprintf(path, sizeof(path), "%s/soft", radios[2].dir);
+	tap_ok(write_text(path, "0") == 0 && wait_ind(l, 0, WAIT_MS) && wait_led(false, WAIT_MS),
+	       "unblocking hci0 turns the indicator off");
+	tap_ok(write_text(path, "1") == 0 && wait_ind(l, 1, WAIT_MS) && wait_led(true, WAIT_MS),
+	       "blocking it again turns it back on");
+	close(l);
+}
+
 static void test_dmesg(void)
 {
 	static const char *const bad[] = {
@@ -1407,6 +1439,8 @@ int main(int argc, char **argv)
 			rfkill_bin = argv[++i];
 		else if (!strcmp(argv[i], "--expect-rfkill-version") && i + 1 < argc)
 			expect_version = argv[++i];
+		else if (!strcmp(argv[i], "--default-off"))
+			default_off = true;
 		else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
 			fuzz_writes = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--race") && i + 1 < argc)
@@ -1415,7 +1449,7 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else {
 			fprintf(stderr, "usage: %s [--rfkill-bin PATH] [--expect-rfkill-version V]\n"
-				"       [--fuzz N] [--race N] [--seed S]\n",
+				"       [--default-off] [--fuzz N] [--race N] [--seed S]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1436,12 +1470,17 @@ int main(int argc, char **argv)
 		tap_diag("radios missing; the remaining checks need phy0, phy1 and hci0");
 		return tap_done() | 1;
 	}
+	if (default_off) {
+		test_default_off();
+		test_dmesg();
+		return tap_done();
+	}
 	test_sysfs();
 	test_initial_events();
 	test_sizes();
 	test_change();
 	test_invalid();
-	test_led_trigger();
+	test_led_trigger(false);
 	if (!led_dir[0])
 		tap_diag("no LED offers %s: LED checks fail, events are still checked",
 			 RFKILL_AIRPLANE_MODE_TRIGGER);

@@ -6,12 +6,13 @@ stack, and run the in-guest checks.  Prints TAP (meson protocol 'tap').
 
   rfkill-vm-test.py --kernel KVER --vmrun vmrun.py --guest-program PROG
                     --source-dir SRC/kernel --work-dir DIR [--version V]
-                    [--module rfkill.ko] [--stock] [--timeout S]
+                    [--module rfkill.ko] [--stock] [--default-off] [--timeout S]
 
 The kernel/ tree is copied to DIR/src first, because `make M=` writes its
 objects next to the sources and other builds share the checkout.  --stock
 boots Debian's own rfkill.ko instead (for comparison; the new-op checks are
-expected to fail there).  A module that does not build or load fails.
+expected to fail there).  --default-off loads rfkill with default_state=0
+and runs the guest's short "radios start blocked" scenario.  A module that does not build or load fails.
 """
 
 import argparse
@@ -80,6 +81,8 @@ def main():
     ap.add_argument('--module', help='use this rfkill.ko instead of building one')
     ap.add_argument('--stock', action='store_true', help="boot Debian's rfkill.ko")
     ap.add_argument('--rfkill-bin', default='/usr/sbin/rfkill')
+    ap.add_argument('--default-off', action='store_true',
+                    help='load rfkill with default_state=0 and run the short scenario')
     ap.add_argument('--timeout', type=float, default=600)
     args = ap.parse_args()
     tap = Tap()
@@ -106,6 +109,8 @@ def main():
                   f'vermagic {vermagic.split(" ")[0] if vermagic else "none"} matches {args.kernel}')
 
     guest_args = ['--rfkill-bin', args.rfkill_bin]
+    if args.default_off:
+        guest_args.append('--default-off')
     if ko:
         guest_args += ['--expect-rfkill-version', version or 'MODULE_VERSION-missing']
     cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
@@ -113,8 +118,11 @@ def main():
            '--guest-args', ' '.join(guest_args),
            '--host-binary', args.rfkill_bin,
            '--timeout', str(args.timeout)]
+    params = ' default_state=0' if args.default_off else ''
     if ko:
-        cmd += ['--module', ko]
+        cmd += ['--module', ko + params]
+    elif params:
+        cmd += ['--in-tree-module', 'rfkill' + params]
     for m in GUEST_MODULES:
         cmd += ['--in-tree-module', m]
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
