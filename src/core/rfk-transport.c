@@ -87,6 +87,14 @@ rfk_transport_open (const char *path, gboolean *out_is_socket,
 
   if (out_is_socket)
     *out_is_socket = FALSE;
+  /* A regular file would be read as events: refuse it ("No such
+   * device", with the path), like the kernel refuses odd nodes. */
+  if (!S_ISCHR (st.st_mode))
+    {
+      g_propagate_error (error, rfk_transport_error_new (path, "open",
+                                                         ENODEV));
+      return -1;
+    }
   fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     {

@@ -222,6 +222,21 @@ def missing_device_is_an_error_naming_it():
 
 
 @test
+def device_that_is_no_device_is_refused():
+    fake = laptop()
+    try:
+        path = os.path.join(fake.dir, "plain-file")
+        with open(path, "wb") as f:
+            f.write(b"\0" * 64)
+        r = fake.applet("--device", path, "--list")
+        assert r.returncode == 1, r
+        assert path in r.stderr and "No such device" in r.stderr, r.stderr
+        assert r.stdout == "", r.stdout
+    finally:
+        fake.close()
+
+
+@test
 def bad_arguments_exit_2_with_a_message():
     fake = laptop()
     try:
