@@ -6,9 +6,9 @@
  * mirrors these numbers and must be changed together with them.
  *
  * A frame is   u8 kind | u8 chan | u8 len | len bytes of payload
- * except kind 0 (SYNC), which is that single byte.  The host sends a run
- * of SYNC bytes before HELLO so a half-received frame left over from an
- * earlier connection cannot swallow the HELLO.
+ * except kind 0 (SYNC), which is that single byte.  Both sides send a run
+ * of SYNC bytes before HELLO and before its ACK, so a half-sent frame left
+ * over from an earlier connection cannot swallow them.
  *
  * Multi-byte numbers in payloads are little endian (both ends are x86).
  */

@@ -91,6 +91,19 @@ static int send_frame(int kind, int chan, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Before answering HELLO: a frame cut short when the previous host went
+ * away (the port blocks writes while no host is connected, so its rest
+ * goes to the next one) swallows at most 258 bytes; the rest are SYNC.
+ */
+static void send_sync(void)
+{
+	static const unsigned char zeros[3 + RELAY_MAX_PAYLOAD + 2];
+
+	if (write(port_fd, zeros, sizeof(zeros)) < 0)
+		logmsg("write to virtio port: %s", strerror(errno));
+}
+
 static void put_le32(unsigned char *p, int32_t v)
 {
 	uint32_t u = v;
@@ -307,6 +320,7 @@ static void handle_frame(int kind, int chan, const unsigned char *p,
 	case RELAY_HELLO:
 		close_all();
 		host_connected = 1;
+		send_sync();
 		info[0] = RELAY_PROTO_VERSION;
 		info[1] = sizeof(struct rfkill_event_ext);
 		send_ack(RELAY_HELLO, chan, 0, 0, info, sizeof(info));

@@ -265,14 +265,18 @@ class Relay:
                 if not data:
                     break
                 buf += data
-                while len(buf) >= 3:
-                    kind, chan, length = buf[0], buf[1], buf[2]
-                    if len(buf) < 3 + length:
+                while buf:
+                    if buf[0] == SYNC:
+                        buf = buf[1:]
+                        continue
+                    if len(buf) < 3 or len(buf) < 3 + buf[2]:
                         break
+                    kind, chan, length = buf[0], buf[1], buf[2]
                     payload, buf = buf[3:3 + length], buf[3 + length:]
                     self._dispatch(kind, chan, payload)
-        except OSError:
-            pass
+        except (OSError, RelayError) as err:
+            if isinstance(err, RelayError):
+                print(f"rfkill_bridge: {err}", file=sys.stderr)
         finally:
             self.closed.set()
             with self._wait_lock:
@@ -284,13 +288,22 @@ class Relay:
                 ch._gone(errno.EPIPE)
 
     def _dispatch(self, kind, chan, payload):
+        # Until HELLO is answered, the stream may start with what the guest
+        # was sending to an earlier host (a virtio port write blocks while
+        # no host is connected and completes for the next one); the guest
+        # puts SYNC bytes before its HELLO answer, so skip to that.
+        if self.max_event_size is None and not (
+                kind == ACK and payload[:1] == bytes([HELLO])):
+            return
         if kind == ACK:
             req, err, result = struct.unpack_from("<Bii", payload)
             with self._wait_lock:
-                want, done = self._waiters.popleft()
+                want, done = self._waiters.popleft() if self._waiters \
+                    else (None, None)
             if req != want:
                 raise RelayError(f"ACK for {chr(req)!r}, expected "
-                                 f"{chr(want)!r}: relay out of step")
+                                 f"{chr(want) if want else 'none'!r}: "
+                                 "relay out of step")
             if done:
                 done(err, result, payload[ACK_HEADER:])
         elif kind == NAME:
