@@ -127,8 +127,13 @@ rfk_transport_write (int fd, const char *path, const RfkEvent *event,
   gsize size = rfk_event_encode (event, buf);
   gssize n;
 
+  /* send() so that a relay that went away gives EPIPE, not SIGPIPE. */
   do
-    n = write (fd, buf, size);
+    {
+      n = send (fd, buf, size, MSG_NOSIGNAL);
+      if (n < 0 && errno == ENOTSOCK)
+        n = write (fd, buf, size);
+    }
   while (n < 0 && errno == EINTR);
 
   if (n < 0)
