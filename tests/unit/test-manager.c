@@ -810,6 +810,21 @@ test_device_goes_away_and_comes_back (Fixture *f, gconstpointer data)
 }
 
 static void
+test_relay_vanishing_is_an_error_not_a_crash (Fixture *f, gconstpointer d)
+{
+  g_autoptr (GError) error = NULL;
+
+  setup_laptop (f);
+  /* The peer is gone before the manager noticed: the write must fail
+   * with EPIPE (SIGPIPE would kill the applet). */
+  g_clear_pointer (&f->fake, fake_rfkill_free);
+  g_assert_false (test_set_blocked (f->manager, 0, TRUE, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, f->socket_path));
+  g_assert_true (test_wait_for (is_no_device, f->manager, 3000));
+}
+
+static void
 test_permission_denied_names_the_udev_rule (Fixture *f, gconstpointer data)
 {
   pid_t pid;
@@ -902,6 +917,8 @@ main (int argc, char **argv)
   ADD ("device-missing-then-appearing", test_device_missing_then_appearing);
   ADD ("device-goes-away-and-comes-back",
        test_device_goes_away_and_comes_back);
+  ADD ("relay-vanishing-is-an-error-not-a-crash",
+       test_relay_vanishing_is_an_error_not_a_crash);
   ADD ("permission-denied-names-the-udev-rule",
        test_permission_denied_names_the_udev_rule);
 #undef ADD
