@@ -503,18 +503,20 @@ class Ordered(argparse.Action):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+    ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--kernel', required=True, help='KVER of /boot/vmlinuz-KVER')
     ap.add_argument('--module', action=Ordered, metavar="'PATH.ko [params]'",
                     help='our module; replaces the in-tree one of the same name')
     ap.add_argument('--in-tree-module', action=Ordered, metavar="'NAME [params]'")
     ap.add_argument('--guest-program', help='executable run as root in the guest')
-    ap.add_argument('--guest-args', default='', help='shell words appended to it')
+    ap.add_argument('--guest-args', default='',
+                    help='appended to the guest command line as shell words')
     ap.add_argument('--host-binary', action='append', default=[],
                     help='host executable copied with its shared libraries')
     ap.add_argument('--file', action='append', default=[], metavar='SRC[:DEST]')
-    ap.add_argument('--setup', help='shell commands run after insmod, before the guest')
+    ap.add_argument('--setup', help='shell commands run by /init after insmod, before '
+                    'the guest, in the same shell (fds stay open); output to the console')
     ap.add_argument('--acpitable', action='append', default=[])
     ap.add_argument('--debugcon', help='host file receiving writes to port 0x440')
     ap.add_argument('--qemu-arg', action='append', default=[],
