@@ -121,6 +121,8 @@ def scenario(tap, vm, applet_path, logdir):
                                                "hci0": 1} and soft_states(vm))
         tap.ok(bool(now), "menu 'Airplane mode': every guest radio blocked",
                f"got {soft_states(vm)}")
+        tap.ok(bool(wait(lambda: item.find("Airplane mode").checked)),
+               "the menu shows airplane mode checked")
         check_led_stays(tap, vm, "menu-airplane-on", True,
                         "airplane mode on under 'When Wi-Fi is off'")
         item.click("Airplane mode")
@@ -128,6 +130,8 @@ def scenario(tap, vm, applet_path, logdir):
         now = wait(lambda: soft_states(vm) == want and soft_states(vm))
         tap.ok(bool(now), "menu 'Airplane mode' again: hci0 back on, Wi-Fi "
                "stays off as it was before", f"got {soft_states(vm)}")
+        tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
+               "the menu shows airplane mode unchecked")
 
         # The rule changes live from GSettings.
         vm.mark("rule-never")
@@ -136,6 +140,9 @@ def scenario(tap, vm, applet_path, logdir):
         check_led(tap, vm, "rule-never", False, "rule 'Always off'")
         vm.mark("all-blocked-never")
         tap.ok(set_soft(vm, "hci0", 1) == 0, "relayed CHANGE blocks hci0")
+        # Every radio off by another program: the applet's model follows.
+        tap.ok(bool(wait(lambda: item.find("Airplane mode").checked)),
+               "radios blocked from outside: the menu shows airplane mode")
         check_led_stays(tap, vm, "all-blocked-never", False,
                         "every radio off under 'Always off'")
 
