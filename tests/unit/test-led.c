@@ -54,8 +54,7 @@ soft (LedFixture *lf, guint idx, gboolean blocked)
 {
   g_autofree char *command = g_strdup_printf ("soft %u %s", idx,
                                               blocked ? "on" : "off");
-  g_autofree char *reply = fake_process_command (lf->fp, command);
-
+  g_free (fake_process_command (lf->fp, command));
   test_settle (30);
 }
 
