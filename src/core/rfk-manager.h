@@ -27,7 +27,13 @@ typedef enum {
 /* device_path: NULL for /dev/rfkill; may name a SOCK_SEQPACKET socket. */
 RfkManager *rfk_manager_new (const char *device_path);
 
-/* Opens the device; on failure the manager keeps retrying as it appears. */
+/*
+ * Opens the device; on failure the manager keeps retrying as it appears
+ * (inotify on the parent directory, no polling).  A char device is READY
+ * before this returns (the kernel queues the ADDs inside open()); a socket
+ * becomes READY once its peer has been quiet for 100 ms after connecting.
+ * Writes to a socket are answered by status packets (rfk-protocol.h).
+ */
 void rfk_manager_start (RfkManager *self);
 
 RfkManagerState rfk_manager_get_state (RfkManager *self);
