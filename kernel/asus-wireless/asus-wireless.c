@@ -115,9 +115,10 @@ static void asus_wireless_notify(struct acpi_device *adev, u32 event)
 	struct asus_wireless_data *data = acpi_driver_data(adev);
 
 	if (event != ASUS_WIRELESS_HOTKEY) {
-		/* Firmware may repeat an event we don't know: say it once. */
+		/* Log only the first unknown event: firmware may be chatty. */
 		if (!data->unknown_event_logged) {
-			dev_dbg(&adev->dev, "ignoring ACPI event 0x%x\n", event);
+			dev_dbg(&adev->dev, "ignoring ACPI event 0x%x\n",
+				event);
 			data->unknown_event_logged = true;
 		}
 		return;
