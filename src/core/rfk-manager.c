@@ -722,6 +722,15 @@ rfk_manager_feed_ready (RfkManager *self)
   set_state (self, RFK_MANAGER_STATE_READY, NULL);
 }
 
+void
+rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  g_return_if_fail (self->fd < 0);
+  self->fd = fd;
+  self->is_socket = is_socket;
+}
+
 static void
 monitor_changed_cb (GFileMonitor *monitor, GFile *file, GFile *other,
                     GFileMonitorEvent event, gpointer user_data)

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Writes the seed corpus for fuzz-events (run once; output is committed).
 
-Input format: u8 type mask (0xff all), then packets  u8 len | bytes.
+Input format: u8 type mask (0xff all), then operations (see fuzz-events.c):
+  0 len bytes   one event read      1 idx blocked   set one radio
+  2 enabled     airplane mode       3 errno         write status
 """
 import os
 import struct
@@ -18,10 +20,19 @@ def ev(idx, type_, op, soft=0, hard=0, reasons=None, extra=b""):
     return b + extra
 
 
-def seed(mask, *packets):
+def seed(mask, *ops):
+    """ops: bytes = an event read; tuples = ('set', idx, blocked),
+    ('airplane', on) or ('status', errno)."""
     out = bytes([mask])
-    for p in packets:
-        out += bytes([len(p)]) + p
+    for op in ops:
+        if isinstance(op, bytes):
+            out += bytes([0, len(op)]) + op
+        elif op[0] == "set":
+            out += bytes([1, op[1], op[2]])
+        elif op[0] == "airplane":
+            out += bytes([2, op[1]])
+        else:
+            out += bytes([3, op[1]])
     return out
 
 
@@ -48,6 +59,23 @@ SEEDS = {
                       ev(0, 0, ACQUIRE)),
     "wlan-only-mask": seed(1 << WLAN, ev(0, WLAN, ADD, 1), ev(1, BT, ADD),
                            ev(1, BT, CHANGE, 1), ev(0, WLAN, CHANGE, 0)),
+    # Requests confirmed by the events a kernel would send.
+    "set-blocked": seed(0xff, ev(0, WLAN, ADD), ("set", 0, 1), ("status", 0),
+                        ev(0, WLAN, CHANGE, 1), ("set", 0, 0),
+                        ("set", 0, 1), ev(0, WLAN, CHANGE, 0),
+                        ev(0, WLAN, CHANGE, 1)),
+    "airplane-round-trip": seed(0xff, ev(0, WLAN, ADD), ev(1, WLAN, ADD, 1),
+                                ev(2, BT, ADD), ("airplane", 1),
+                                ev(0, WLAN, CHANGE, 1), ev(2, BT, CHANGE, 1),
+                                ev(2, BT, DEL), ev(3, BT, ADD, 0),
+                                ev(3, BT, CHANGE, 1), ("airplane", 0),
+                                ev(0, WLAN, CHANGE, 0),
+                                ev(3, BT, CHANGE, 0)),
+    "airplane-superseded": seed(0xff, ev(0, WLAN, ADD), ("airplane", 1),
+                                ("airplane", 0), ev(0, WLAN, CHANGE, 1),
+                                ev(0, WLAN, CHANGE, 0)),
+    "write-refused": seed(0xff, ev(0, 200, ADD), ("set", 0, 1),
+                          ("status", 22), ("set", 5, 1)),
 }
 
 if __name__ == "__main__":

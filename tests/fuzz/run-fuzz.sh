@@ -10,7 +10,11 @@ seeds=$2
 seconds=${3:-60}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rfk-fuzz.XXXXXX")
-trap 'rm -rf "$work/corpus"' EXIT
+# The restore list the model saves (with fsync) lives on tmpfs if possible.
+state=$(mktemp -d /dev/shm/rfk-fuzz-state.XXXXXX 2>/dev/null) ||
+	state=$(mktemp -d "$work/state.XXXXXX")
+export RFK_FUZZ_STATE_DIR="$state"
+trap 'rm -rf "$work/corpus" "$state"' EXIT
 mkdir "$work/corpus"
 cp "$seeds"/* "$work/corpus/"
 
