@@ -10,8 +10,10 @@
  * The other files therefore use the accessors declared here.
  *
  * For the same reason this header defines only types that no exported
- * prototype can reach, and includes nothing that core.c's in-tree
- * include list does not already pull in (see tests/kernel/crc/).
+ * prototype can reach, and adds no header to core.c's in-tree include
+ * list other than <linux/version.h>, which has only macros.  Any new
+ * struct definition reachable from struct device would change the CRC of
+ * rfkill_alloc(); tests/kernel/crc/check-crc catches that.
  */
 #ifndef _RFKILL_INTERNAL_H
 #define _RFKILL_INTERNAL_H
