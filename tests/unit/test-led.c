@@ -195,6 +195,42 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
   g_assert_true (indicator_is (lf, "dark owned"));
 }
 
+static gboolean
+is_owned (gpointer data)
+{
+  return rfk_led_controller_get_status (data) == RFK_INDICATOR_OWNED;
+}
+
+static gboolean
+is_not_owned (gpointer data)
+{
+  return rfk_led_controller_get_status (data) != RFK_INDICATOR_OWNED;
+}
+
+static void
+test_rule_survives_the_device_going_away (LedFixture *lf, gconstpointer d)
+{
+  g_autoptr (RfkLedController) led = rfk_led_controller_new (lf->manager);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+                                              &error));
+  /* The relay (or module) goes away and comes back with every radio
+   * off, so the kernel's own rule would light the LED. */
+  fake_process_stop (lf->fp);
+  lf->fp = NULL;
+  g_assert_true (test_wait_for (is_not_owned, led, 3000));
+  g_assert_nonnull (rfk_led_controller_get_error (led));
+  lf->fp = fake_process_start (&lf->f, "wlan", NULL);
+  g_free (fake_process_command (lf->fp, "switch on"));
+
+  /* The user's rule is taken up again once the manager is back. */
+  g_assert_true (test_wait_for (is_owned, led, 5000));
+  g_assert_cmpint (rfk_led_controller_get_rule (led), ==,
+                   RFK_LED_RULE_NEVER);
+  g_assert_true (indicator_is (lf, "dark owned"));
+}
+
 static void
 test_stock_kernel_is_unsupported (LedFixture *lf, gconstpointer data)
 {
@@ -228,6 +264,8 @@ main (int argc, char **argv)
        test_patched_kernel_lights_led_for_airplane_mode, NULL);
   ADD ("never-keeps-it-dark", test_never_keeps_it_dark, NULL);
   ADD ("second-owner-is-busy", test_second_owner_is_busy, NULL);
+  ADD ("rule-survives-the-device-going-away",
+       test_rule_survives_the_device_going_away, NULL);
   ADD ("stock-kernel-is-unsupported", test_stock_kernel_is_unsupported,
        "stock");
 #undef ADD
