@@ -196,6 +196,21 @@ static void asus_wireless_led_unregister(struct asus_wireless_data *data)
 	destroy_workqueue(data->wq);
 }
 
+/*
+ * The LED is our child, so it has suspended (and queued "off") before
+ * this runs: make sure that write reaches the firmware before sleep.
+ */
+static int asus_wireless_suspend(struct device *dev)
+{
+	struct asus_wireless_data *data = acpi_driver_data(to_acpi_device(dev));
+
+	if (data->has_led)
+		flush_workqueue(data->wq);
+	return 0;
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(asus_wireless_pm, asus_wireless_suspend, NULL);
+
 static const struct acpi_device_id device_ids[] = {
 	{ "ATK4001", (kernel_ulong_t)&atk4001_params },
 	{ "ATK4002", (kernel_ulong_t)&atk4002_params },
@@ -285,6 +300,7 @@ static struct acpi_driver asus_wireless_driver = {
 		.remove = asus_wireless_remove,
 		.notify = asus_wireless_notify,
 	},
+	.drv.pm = pm_sleep_ptr(&asus_wireless_pm),
 };
 module_acpi_driver(asus_wireless_driver);
 

@@ -42,6 +42,8 @@ LED_STEPS = [
     ('owner-exit', '1'),         # back to the kernel: all still blocked
     ('suspend', '01'),           # LED core: off on suspend, restored on resume
     ('resumed', ''),
+    ('suspend-mem', '01'),       # the same through a real S3 and RTC wakeup
+    ('resumed-mem', ''),
     ('manual', '010'),           # trigger none (off), brightness 1, 0
     ('trigger-back', '1'),       # trigger again: airplane mode
     ('unblock-all', '0'),

@@ -111,6 +111,16 @@ echo none >/sys/power/pm_test
 step resumed
 settle
 
+# Real suspend to RAM (S3).  qemu wakes from S3 on the RTC alarm; it does
+# not wake a real "freeze" (s2idle) that way, hence pm_test above.
+step suspend-mem
+echo 0 >/sys/class/rtc/rtc0/wakealarm
+echo +3 >/sys/class/rtc/rtc0/wakealarm
+echo mem >/sys/power/state
+ok $? "suspend to RAM (S3), woken by the RTC alarm"
+step resumed-mem
+settle
+
 if [ $has_led = 1 ]; then
 	step manual
 	echo none >$LED/trigger
