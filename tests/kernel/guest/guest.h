@@ -112,6 +112,9 @@ void test_util_linux(void);
 void test_input(void);
 void test_suspend(void);
 
+/* check-hard.c */
+void test_hard_block(void);
+
 /* check-stress.c */
 void test_fuzz(long count);
 void test_no_radios(void);

@@ -13,9 +13,11 @@
  *   rfkill-guest-test [--rfkill-bin /usr/sbin/rfkill] [--fuzz N]
  *                     [--expect-rfkill-version V] [--race N] [--seed S]
  *   rfkill-guest-test --default-off [--expect-rfkill-version V]
+ *   rfkill-guest-test --hard-block [--expect-rfkill-version V]
  *
  * --default-off is the short scenario for rfkill loaded with
- * default_state=0 (radios start blocked).
+ * default_state=0 (radios start blocked); --hard-block needs only hwsim,
+ * toshiba_bluetooth, fixtures/tos6205.aml and qemu's pc-testdev.
  */
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +34,7 @@ uint64_t seed = 0x5eed1e55c0ffeeULL;
 
 static const char *expect_version;
 static bool default_off;	/* rfkill was loaded with default_state=0 */
+static bool hard_block;		/* the TOS6205 switch scenario */
 
 int main(int argc, char **argv)
 {
@@ -43,6 +46,8 @@ int main(int argc, char **argv)
 			expect_version = argv[++i];
 		else if (!strcmp(argv[i], "--default-off"))
 			default_off = true;
+		else if (!strcmp(argv[i], "--hard-block"))
+			hard_block = true;
 		else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
 			fuzz_writes = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--race") && i + 1 < argc)
@@ -51,7 +56,7 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else {
 			fprintf(stderr, "usage: %s [--rfkill-bin PATH] [--expect-rfkill-version V]\n"
-				"       [--default-off] [--fuzz N] [--race N] [--seed S]\n",
+				"       [--default-off | --hard-block] [--fuzz N] [--race N] [--seed S]\n",
 				argv[0]);
 			return 2;
 		}
@@ -67,6 +72,12 @@ int main(int argc, char **argv)
 		       expect_version, r ? strerror(-r) : v);
 	}
 	test_devnode();
+	if (hard_block) {
+		scan_sysfs();
+		test_hard_block();
+		test_dmesg();
+		return tap_done();
+	}
 	setup_radios();
 	if (!radios[0].found || !radios[1].found || !radios[2].found) {
 		tap_diag("radios missing; the remaining checks need phy0, phy1 and hci0");

@@ -6,13 +6,16 @@ stack, and run the in-guest checks.  Prints TAP (meson protocol 'tap').
 
   rfkill-vm-test.py --kernel KVER --vmrun vmrun.py --guest-program PROG
                     --source-dir SRC/kernel --work-dir DIR [--version V]
-                    [--module rfkill.ko] [--stock] [--default-off] [--timeout S]
+                    [--module rfkill.ko] [--stock] [--timeout S]
+                    [--default-off | --hard-block TOS6205.aml]
 
 The kernel/ tree is copied to DIR/src first, because `make M=` writes its
 objects next to the sources and other builds share the checkout.  --stock
 boots Debian's own rfkill.ko instead (for comparison; the new-op checks are
 expected to fail there).  --default-off loads rfkill with default_state=0
-and runs the guest's short "radios start blocked" scenario.  A module that does not build or load fails.
+and runs the guest's short "radios start blocked" scenario; --hard-block
+boots with a Toshiba Bluetooth switch (SSDT + qemu pc-testdev) that the
+guest flips into and out of a hard block.  A module that does not build or load fails.
 """
 
 import argparse
@@ -83,6 +86,8 @@ def main():
     ap.add_argument('--rfkill-bin', default='/usr/sbin/rfkill')
     ap.add_argument('--default-off', action='store_true',
                     help='load rfkill with default_state=0 and run the short scenario')
+    ap.add_argument('--hard-block', metavar='TOS6205.aml',
+                    help='hard-block scenario: toshiba_bluetooth on this SSDT, pc-testdev')
     ap.add_argument('--timeout', type=float, default=600)
     args = ap.parse_args()
     tap = Tap()
@@ -111,6 +116,8 @@ def main():
     guest_args = ['--rfkill-bin', args.rfkill_bin]
     if args.default_off:
         guest_args.append('--default-off')
+    if args.hard_block:
+        guest_args.append('--hard-block')
     if ko:
         guest_args += ['--expect-rfkill-version', version or 'MODULE_VERSION-missing']
     cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
@@ -123,8 +130,14 @@ def main():
         cmd += ['--module', ko + params]
     elif params:
         cmd += ['--in-tree-module', 'rfkill' + params]
-    for m in GUEST_MODULES:
-        cmd += ['--in-tree-module', m]
+    if args.hard_block:
+        cmd += ['--in-tree-module', 'mac80211_hwsim radios=2',
+                '--in-tree-module', 'toshiba_bluetooth',
+                '--acpitable', args.hard_block,
+                '--qemu-arg=-device', '--qemu-arg=pc-testdev']
+    else:
+        for m in GUEST_MODULES:
+            cmd += ['--in-tree-module', m]
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             text=True)
     seen_plan = False
