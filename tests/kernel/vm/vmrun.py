@@ -538,8 +538,6 @@ def main():
         load = resolve_modules(index, args.modules)
         cpio = build_initramfs(args, tmp, load)
         run = run_qemu(args, tmp, cpio)
-        if args.console_log is None and (args.keep or run['timed_out']):
-            args.keep = True
         return report(args, load, run)
     except VmError as e:
         print(f'not ok 1 - vmrun setup: {e}\n1..1', flush=True)
