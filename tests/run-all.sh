@@ -59,7 +59,7 @@ run_suites main "$out/main" -Dkernel_tests=enabled -- --no-suite bench
 run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit
 
 if [ "$fuzz_seconds" -gt 0 ]; then
-  CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Dkernel_tests=disabled -- --suite fuzz \
+  CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Dkernel_tests=disabled -Db_lundef=false -- --suite fuzz \
     --test-args="$fuzz_seconds" --timeout-multiplier 10
 fi
 
