@@ -54,6 +54,16 @@ store_is_active (void)
   return store->active;
 }
 
+/* Starts the manager on the radios added so far and drops what it
+ * reported while starting: the log holds only what the test does. */
+static void
+start_quietly (Fixture *f)
+{
+  fixture_listen (f);
+  f->manager = fixture_start_manager (f);
+  g_ptr_array_set_size (f->log, 0);
+}
+
 /* ---- the event stream ------------------------------------------------- */
 
 static void
@@ -157,9 +167,7 @@ test_short_and_oversize_reads (Fixture *f, gconstpointer data)
   guint8 tiny[7] = { 5, 0, 0, 0, WLAN, RFK_OP_ADD, 1 };
   g_autofree char *log = NULL;
 
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 
   fake_rfkill_send_raw (f->fake, tiny, 1);
   fake_rfkill_send_raw (f->fake, tiny, sizeof tiny);
@@ -193,9 +201,7 @@ test_unknown_op_is_ignored (Fixture *f, gconstpointer data)
   g_autofree char *log = NULL;
 
   fake_rfkill_add (f->fake, WLAN, NULL);
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 
   send_event (f, 0, WLAN, 77, TRUE, TRUE, 9);
   /* CHANGE_ALL is a request, never an event: also ignored. */
@@ -216,9 +222,7 @@ test_add_for_known_idx_replaces_it (Fixture *f, gconstpointer data)
   g_autofree char *log = NULL;
 
   fake_rfkill_add (f->fake, WLAN, NULL);
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 
   send_event (f, 0, BT, RFK_OP_ADD, TRUE, FALSE, 9);
   test_settle (30);
@@ -241,9 +245,7 @@ test_del_or_change_of_unknown_idx_is_ignored (Fixture *f, gconstpointer data)
   g_autofree char *log = NULL;
 
   fake_rfkill_add (f->fake, WLAN, NULL);
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 
   send_event (f, 77, WLAN, RFK_OP_DEL, FALSE, FALSE, 8);
   send_event (f, 78, WLAN, RFK_OP_CHANGE, TRUE, FALSE, 8);
@@ -262,9 +264,7 @@ test_hot_unplug_and_replug_gets_new_idx (Fixture *f, gconstpointer data)
   g_autofree char *log = NULL;
 
   fake_rfkill_add (f->fake, BT, NULL);
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 
   idx = fake_rfkill_readd (f->fake, 0);
   g_assert_cmpuint (idx, ==, 1);
@@ -311,9 +311,7 @@ setup_laptop (Fixture *f)
   fake_rfkill_add (f->fake, WLAN, NULL);
   fake_rfkill_add (f->fake, BT, NULL);
   fake_rfkill_set_soft (f->fake, 1, TRUE);
-  fixture_listen (f);
-  f->manager = fixture_start_manager (f);
-  g_ptr_array_set_size (f->log, 0);
+  start_quietly (f);
 }
 
 static void
