@@ -39,26 +39,28 @@ def test(logdir):
         item = watcher.wait_item(applet.unique_name(bus))
         wait_for(lambda: item.find('Airplane mode').enabled, 10, 'ready')
 
-        # Only Wi-Fi counts: airplane mode leaves Bluetooth on, and is on
-        # as soon as every Wi-Fi radio is off.
+        # With every type counted, Wi-Fi off alone is not airplane mode...
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'Wi-Fi off')
+        wait_for(lambda: not item.find('Wi-Fi (phy0)').checked, 5, 'menu follows')
+        check(not item.find('Airplane mode').checked,
+              'Wi-Fi off alone counted as airplane mode with every type counted')
+        # ...and once only Wi-Fi counts, it is (this also shows the applet
+        # has seen the change, which reaches it asynchronously).
         gsettings('set', gt.APP_ID, 'airplane-radio-types', "['wlan']")
+        wait_for(lambda: item.find('Airplane mode').checked, 5,
+                 'airplane mode on once only Wi-Fi counts')
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: not fake.radio('phy0')['soft'], 5, 'Wi-Fi on again')
+        wait_for(lambda: not item.find('Airplane mode').checked, 5, 'airplane off')
+
+        # Airplane mode now switches Wi-Fi only; Bluetooth stays on.
         item.click('Airplane mode')
         wait_for(lambda: fake.radio('phy0')['soft'], 5, 'Wi-Fi off')
         wait_for(lambda: item.find('Airplane mode').checked, 5, 'airplane mode on')
         check(not fake.radio('hci0')['soft'], f'Bluetooth switched: {fake.state()}')
         item.click('Airplane mode')
         wait_for(lambda: not fake.radio('phy0')['soft'], 5, 'Wi-Fi back')
-
-        # Back to every type: now Wi-Fi off alone is not airplane mode.
-        gsettings('reset', gt.APP_ID, 'airplane-radio-types')
-        item.click('Wi-Fi (phy0)')
-        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'Wi-Fi off')
-        wait_for(lambda: not item.find('Wi-Fi (phy0)').checked, 5, 'menu follows')
-        check(not item.find('Airplane mode').checked,
-              'Wi-Fi off alone counted as airplane mode with every type counted')
-        gsettings('set', gt.APP_ID, 'airplane-radio-types', "['wlan']")
-        wait_for(lambda: item.find('Airplane mode').checked, 5,
-                 'airplane mode on once only Wi-Fi counts')
 
         # The notifications key and its menu item are one setting.
         gsettings('set', gt.APP_ID, 'notifications', 'false')
