@@ -147,7 +147,7 @@ indicator_error (RfkLedController *self, int err)
     return g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
                         _("Another program controls the airplane-mode LED "
                           "through %s"), path);
-  return rfk_transport_error_new (path, "write to", err);
+  return rfk_transport_error_new (path, RFK_TRANSPORT_WRITE, err);
 }
 
 static RfkIndicatorStatus

@@ -695,7 +695,7 @@ rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len)
       if (status != 0 && request != NULL)
         request_finish (request,
                         rfk_transport_error_new (self->device_path,
-                                                 "write to", status));
+                                                 RFK_TRANSPORT_WRITE, status));
       return;
     }
   self->stats.short_reads++;
@@ -849,7 +849,8 @@ drain (RfkManager *self)
                                           _("%s was closed by the other "
                                             "end"), self->device_path)
                            : rfk_transport_error_new (self->device_path,
-                                                      "read from", errno));
+                                                      RFK_TRANSPORT_READ,
+                                                      errno));
       return FALSE;
     }
 }

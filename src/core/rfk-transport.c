@@ -12,21 +12,45 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* Whole sentences, so that translators never assemble verbs. */
+static const char *
+op_message_format (RfkTransportOp op)
+{
+  switch (op)
+    {
+    case RFK_TRANSPORT_OPEN:
+      return _("Cannot open %s: %s");
+    case RFK_TRANSPORT_CONNECT:
+      return _("Cannot connect to %s: %s");
+    case RFK_TRANSPORT_READ:
+      return _("Cannot read from %s: %s");
+    case RFK_TRANSPORT_WRITE:
+      return _("Cannot write to %s: %s");
+    }
+  g_return_val_if_reached ("%s: %s");
+}
+
 GError *
-rfk_transport_error_new (const char *path, const char *what, int err)
+rfk_transport_error_new (const char *path, RfkTransportOp op, int err)
 {
   GIOErrorEnum code = g_io_error_from_errno (err);
+  g_autofree char *message =
+    g_strdup_printf (op_message_format (op), path, g_strerror (err));
 
   if (err == EACCES || err == EPERM)
-    return g_error_new (G_IO_ERROR, code,
-                        _("Cannot %s %s: %s. Access to %s is normally "
-                          "granted to the logged-in user by the udev "
-                          "“uaccess” rule for /dev/rfkill (systemd’s "
-                          "70-uaccess.rules); check that it is installed "
-                          "and that you are on an active local session."),
-                        what, path, g_strerror (err), path);
-  return g_error_new (G_IO_ERROR, code, _("Cannot %s %s: %s"), what, path,
-                      g_strerror (err));
+    return g_error_new (G_IO_ERROR, code, "%s. %s", message,
+                        _("Access to /dev/rfkill is normally granted to the "
+                          "logged-in user by the udev “uaccess” rule "
+                          "(systemd’s 70-uaccess.rules); check that it is "
+                          "installed and that you are on an active local "
+                          "session."));
+  return g_error_new_literal (G_IO_ERROR, code, message);
+}
+
+static void
+set_error (GError **error, const char *path, RfkTransportOp op, int err)
+{
+  g_propagate_error (error, rfk_transport_error_new (path, op, err));
 }
 
 static int
@@ -47,8 +71,7 @@ connect_socket (const char *path, GError **error)
   fd = socket (AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0)
     {
-      g_propagate_error (error, rfk_transport_error_new (path, "connect to",
-                                                         errno));
+      set_error (error, path, RFK_TRANSPORT_CONNECT, errno);
       return -1;
     }
   if (connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
@@ -56,8 +79,7 @@ connect_socket (const char *path, GError **error)
       int saved_errno = errno;
 
       close (fd);
-      g_propagate_error (error, rfk_transport_error_new (path, "connect to",
-                                                         saved_errno));
+      set_error (error, path, RFK_TRANSPORT_CONNECT, saved_errno);
       return -1;
     }
   return fd;
@@ -73,8 +95,7 @@ rfk_transport_open (const char *path, gboolean *out_is_socket,
 
   if (stat (path, &st) < 0)
     {
-      g_propagate_error (error, rfk_transport_error_new (path, "open",
-                                                         errno));
+      set_error (error, path, RFK_TRANSPORT_OPEN, errno);
       return -1;
     }
 
@@ -91,15 +112,13 @@ rfk_transport_open (const char *path, gboolean *out_is_socket,
    * device", with the path), like the kernel refuses odd nodes. */
   if (!S_ISCHR (st.st_mode))
     {
-      g_propagate_error (error, rfk_transport_error_new (path, "open",
-                                                         ENODEV));
+      set_error (error, path, RFK_TRANSPORT_OPEN, ENODEV);
       return -1;
     }
   fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     {
-      g_propagate_error (error, rfk_transport_error_new (path, "open",
-                                                         errno));
+      set_error (error, path, RFK_TRANSPORT_OPEN, errno);
       return -1;
     }
   /* Kernels before 5.11 answer ENOTTY/EINVAL and keep sending V1 events,
@@ -140,8 +159,7 @@ rfk_transport_write (int fd, const char *path, const RfkEvent *event,
     {
       int saved_errno = errno;
 
-      g_propagate_error (error, rfk_transport_error_new (path, "write to",
-                                                         saved_errno));
+      set_error (error, path, RFK_TRANSPORT_WRITE, saved_errno);
       errno = saved_errno;
       return FALSE;
     }

@@ -30,8 +30,16 @@ gssize rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX]);
 gboolean rfk_transport_write (int fd, const char *path,
                               const RfkEvent *event, GError **error);
 
-/* A GError for errno err while doing what ("open", "write") on path. */
-GError *rfk_transport_error_new (const char *path, const char *what,
+/* What failed, for rfk_transport_error_new(). */
+typedef enum {
+  RFK_TRANSPORT_OPEN,
+  RFK_TRANSPORT_CONNECT,
+  RFK_TRANSPORT_READ,
+  RFK_TRANSPORT_WRITE,
+} RfkTransportOp;
+
+/* A GError for errno err while doing op on path. */
+GError *rfk_transport_error_new (const char *path, RfkTransportOp op,
                                  int err);
 
 G_END_DECLS
