@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A running test VM for the e2e suite: radios, LED and a relay to its
-/dev/rfkill, plus the TAP bookkeeping the scenarios share.
+/dev/rfkill, plus the checks the scenarios share (TAP and the module
+build come from tests/kernel/vm/testlib.py).
 
 The VM is booted by the kernel suite's runner (tests/kernel/vm/vmrun.py),
 which is called, not copied: this module only adds the qemu arguments for
@@ -14,7 +15,6 @@ the LED to the debugcon port 0x440, and asus-wireless driving that LED.
 """
 
 import errno
-import fcntl
 import os
 import re
 import shutil
@@ -25,8 +25,11 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "kernel", "vm"))
 import rfkill_bridge as rb  # noqa: E402
+from testlib import Tap, kbuild  # noqa: E402,F401 (Tap: for the scenarios)
 
 # How the SSDT's HSWC reports the LED on port 0x440: our asus-led.asl logs
 # the ATK4002 argument (0x05 on, 0x04 off), the kernel suite's fixture
@@ -42,81 +45,33 @@ VIRTIO_MODULES = ["virtio_pci", "virtio_console"]
 TYPE_WLAN, TYPE_BLUETOOTH = 1, 2
 
 
-def kbuild(tap, kver, source_dir, work_dir, name, kos, what, extra=()):
+def kbuild_checked(tap, kver, source_dir, work_dir, name, kos, what, extra=()):
     """Builds the Kbuild tree source_dir for kver in a copy under
-    work_dir/name, as the kernel suite does; returns the paths of kos
-    (relative to the tree) or None after a failed check.  Tests of one
-    kernel share work_dir: a lock makes the second one wait and reuse the
-    (incremental) build."""
-    work_dir = os.path.abspath(work_dir)  # make M= needs an absolute path
-    os.makedirs(work_dir, exist_ok=True)
-    src = os.path.join(work_dir, name)
-    log_path = os.path.join(work_dir, name + ".log")
-    headers = f"/lib/modules/{kver}/build"
-    cmd = ["make", "-C", headers, f"M={src}", "-j2", "modules", *extra]
-    with open(os.path.join(work_dir, ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        shutil.copytree(source_dir, src, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(
-                            "*.o", "*.ko", "*.mod", "*.mod.c", ".*.cmd",
-                            "modules.order", "Module.symvers", "meson.build"))
-        with open(log_path, "w") as log:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                               stderr=subprocess.STDOUT)
-    paths = [os.path.join(src, k) for k in kos]
-    missing = [k for k in paths if not os.path.isfile(k)]
-    with open(log_path, errors="replace") as log:
-        tail = "".join(log.readlines()[-30:])
-    if not tap.ok(r.returncode == 0 and not missing, f"{what} build for {kver}",
-                  f"{' '.join(cmd)}: rc={r.returncode}, missing {missing}\n"
-                  + tail):
+    work_dir/name, as the kernel suite does (testlib.kbuild; tests of one
+    kernel share work_dir and its build); returns the paths of kos
+    (relative to the tree) or None after a failed check."""
+    b = kbuild(kver, source_dir, work_dir, name, kos, extra)
+    if not tap.ok(b.ok, f"{what} build for {kver}",
+                  f"{' '.join(b.cmd)}: rc={b.returncode}, missing {b.missing}\n"
+                  + b.tail(30)):
         return None
-    return paths
+    return b.kos
 
 
 def build_modules(tap, kver, source_dir, work_dir, version=None):
     """Our rfkill.ko and asus-wireless.ko from kernel/."""
-    return kbuild(tap, kver, source_dir, work_dir, "src",
-                  ["rfkill/rfkill.ko", "asus-wireless/asus-wireless.ko"],
-                  "our rfkill.ko and asus-wireless.ko",
-                  [f"RFKILL_AIRPLANE_VERSION={version}"] if version else [])
+    return kbuild_checked(tap, kver, source_dir, work_dir, "src",
+                          ["rfkill/rfkill.ko", "asus-wireless/asus-wireless.ko"],
+                          "our rfkill.ko and asus-wireless.ko",
+                          [f"RFKILL_AIRPLANE_VERSION={version}"] if version else [])
 
 
 def build_notify_trigger(tap, kver, source_dir, work_dir):
     """The kernel suite's test-only acpi-notify-trigger.ko, which lets the
     guest raise the firmware's airplane-mode key event."""
-    kos = kbuild(tap, kver, source_dir, work_dir, "notify-trigger",
-                 ["acpi-notify-trigger.ko"], "acpi-notify-trigger.ko")
+    kos = kbuild_checked(tap, kver, source_dir, work_dir, "notify-trigger",
+                         ["acpi-notify-trigger.ko"], "acpi-notify-trigger.ko")
     return kos[0] if kos else None
-
-
-class Tap:
-    """TAP on stdout; meson runs these tests with protocol: 'tap'."""
-
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, desc, detail=None):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}", flush=True)
-        if not cond and detail:
-            self.diag(detail)
-        return cond
-
-    def diag(self, text):
-        for line in str(text).splitlines() or [""]:
-            print(f"# {line}", flush=True)
-
-    def bail(self, why):
-        print(f"Bail out! {why}", flush=True)
-        sys.exit(1)
-
-    def done(self):
-        print(f"1..{self.n}", flush=True)
-        return 1 if self.failed else 0
 
 
 def builtin_modules(kver):

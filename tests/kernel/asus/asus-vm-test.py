@@ -15,13 +15,15 @@ matter of scheduling).  The raw log is printed as a TAP comment.
 """
 
 import argparse
-import fcntl
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'vm'))
+from testlib import Tap, kbuild  # noqa: E402
 
 RELOADS = 100
 
@@ -70,45 +72,32 @@ def expected_steps(fixture):
     raise SystemExit(f'unknown fixture {fixture}')
 
 
-SKIP = shutil.ignore_patterns('*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd',
-                              'modules.order', 'Module.symvers', 'meson.build')
-
-
-def kbuild(args, tap, src_dir, name, kos):
-    """Copy src_dir to WORK/name and build it there (kbuild writes next to
-    the sources, and the checkout is shared).  Returns the .ko paths."""
-    src = os.path.join(args.work_dir, name)
-    headers = f'/usr/src/linux-headers-{args.kernel}'
-    shutil.copytree(src_dir, src, ignore=SKIP, dirs_exist_ok=True)
-    cmd = ['make', '-C', headers, f'M={src}', '-j2', 'modules',
-           f'RFKILL_AIRPLANE_VERSION={args.version}']
-    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                       text=True)
-    paths = [os.path.join(src, ko) for ko in kos]
-    built = r.returncode == 0 and all(os.path.isfile(p) for p in paths)
-    tap.check(built, f'{", ".join(os.path.basename(k) for k in kos)} '
-              f'build against {headers}')
+def kbuild_checked(args, tap, src_dir, name, kos):
+    """Builds src_dir in WORK/name (testlib.kbuild); returns the .ko paths."""
+    b = kbuild(args.kernel, src_dir, args.work_dir, name, kos,
+               [f'RFKILL_AIRPLANE_VERSION={args.version}'])
+    tap.check(b.ok, f'{", ".join(os.path.basename(k) for k in kos)} '
+              f'build against {b.headers}')
     # rfkill/ belongs to the kernel module's tests; check our own files
-    warnings = [l for l in (r.stdout + r.stderr).splitlines()
+    output = b.output()
+    warnings = [l for l in output.splitlines()
                 if 'warning:' in l and ('asus-wireless' in l or 'notify-trigger' in l)]
     tap.check(not warnings, f'{name}: no compiler warnings in asus-wireless '
               'or notify-trigger')
-    if not built or warnings:
-        tap.diag((r.stdout + r.stderr)[-3000:])
-        tap.diag('command: ' + ' '.join(cmd))
-    return paths if built else None
+    if not b.ok or warnings:
+        if output:
+            tap.diag(output[-3000:])
+        tap.diag('command: ' + ' '.join(b.cmd))
+    return b.kos if b.ok else None
 
 
 def build_modules(args, tap):
-    """The fixture tests of one kernel share WORK; the lock lets the first
-    one build and the others reuse it (make is incremental)."""
-    os.makedirs(args.work_dir, exist_ok=True)
-    with open(os.path.join(args.work_dir, '.lock'), 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        ours = kbuild(args, tap, args.kernel_src, 'src',
-                      ['rfkill/rfkill.ko', 'asus-wireless/asus-wireless.ko'])
-        notify = kbuild(args, tap, args.notify_src, 'notify-trigger',
-                        ['acpi-notify-trigger.ko'])
+    """The fixture tests of one kernel share WORK; kbuild's lock lets the
+    first one build and the others reuse it (make is incremental)."""
+    ours = kbuild_checked(args, tap, args.kernel_src, 'src',
+                          ['rfkill/rfkill.ko', 'asus-wireless/asus-wireless.ko'])
+    notify = kbuild_checked(args, tap, args.notify_src, 'notify-trigger',
+                            ['acpi-notify-trigger.ko'])
     if not ours or not notify:
         return None
     return ours + notify
@@ -129,26 +118,6 @@ def parse_log(text):
             name, writes = steps[-1]
             steps[-1] = (name, writes + m.group(2))
     return steps
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def check(self, ok, desc):
-        self.n += 1
-        self.failed += not ok
-        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
-        return ok
-
-    def diag(self, text):
-        for line in text.splitlines():
-            print('# ' + line, flush=True)
-
-    def done(self):
-        print(f'1..{self.n}', flush=True)
-        return 1 if self.failed else 0
 
 
 def main():
@@ -199,9 +168,7 @@ def main():
             m = re.match(r'^(not ok|ok)\b(?:\s+\d+)?(.*)$', line)
             if m:
                 count += 1
-                tap.n += 1
-                tap.failed += m.group(1) != 'ok'
-                print(f'{m.group(1)} {tap.n}{m.group(2)}', flush=True)
+                tap.raw(m.group(1) == 'ok', m.group(2))
             elif not re.match(r'^1\.\.\d+$', line):
                 print(line, flush=True)
         try:

@@ -9,8 +9,7 @@ stack, and run the in-guest checks.  Prints TAP (meson protocol 'tap').
                     [--module rfkill.ko] [--stock] [--timeout S]
                     [--default-off | --hard-block TOS6205.aml]
 
-The kernel/ tree is copied to DIR/src first, because `make M=` writes its
-objects next to the sources and other builds share the checkout.  --stock
+The kernel/ tree is built in a copy, DIR/src (testlib.kbuild).  --stock
 boots Debian's own rfkill.ko instead (for comparison; the new-op checks are
 expected to fail there).  --default-off loads rfkill with default_state=0
 and runs the guest's short "radios start blocked" scenario; --hard-block
@@ -21,56 +20,27 @@ guest flips into and out of a hard block.  A module that does not build or load 
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import Tap, kbuild  # noqa: E402
+
 GUEST_MODULES = ['mac80211_hwsim radios=2', 'hci_vhci', 'uinput']
-SKIP = shutil.ignore_patterns('*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd',
-                              'modules.order', 'Module.symvers', '.tmp_versions',
-                              'meson.build')
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def check(self, ok, desc):
-        self.n += 1
-        self.failed += not ok
-        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
-        return ok
-
-    def diag(self, text):
-        for line in text.splitlines():
-            print('# ' + line, flush=True)
-
-    def done(self):
-        print(f'1..{self.n}', flush=True)
-        return 1 if self.failed else 0
 
 
 def build(args, tap):
-    src = os.path.join(args.work_dir, 'src')
-    headers = f'/usr/src/linux-headers-{args.kernel}'
-    shutil.copytree(args.source_dir, src, ignore=SKIP, dirs_exist_ok=True)
-    log_path = os.path.join(args.work_dir, 'build.log')
-    cmd = ['make', '-C', headers, f'M={src}', '-j2', 'modules']
-    if args.version:
-        cmd.append(f'RFKILL_AIRPLANE_VERSION={args.version}')
-    with open(log_path, 'w', encoding='utf-8') as log:
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                           stderr=subprocess.STDOUT)
-    ko = os.path.join(src, 'rfkill', 'rfkill.ko')
-    ok = r.returncode == 0 and os.path.isfile(ko)
-    tap.check(ok, f'rfkill.ko builds against {headers}')
-    if not ok:
-        with open(log_path, encoding='utf-8', errors='replace') as log:
-            tap.diag(''.join(log.readlines()[-40:]))
-        tap.diag('command: ' + ' '.join(cmd))
+    b = kbuild(args.kernel, args.source_dir, args.work_dir, 'src',
+               ['rfkill/rfkill.ko'],
+               [f'RFKILL_AIRPLANE_VERSION={args.version}'] if args.version else [])
+    tap.check(b.ok, f'rfkill.ko builds against {b.headers}')
+    if not b.ok:
+        tail = b.tail(40)
+        if tail:
+            tap.diag(tail)
+        tap.diag('command: ' + ' '.join(b.cmd))
         return None
-    return ko
+    return b.kos[0]
 
 
 def main():
@@ -145,9 +115,7 @@ def main():
         line = line.rstrip('\n')
         m = re.match(r'^(not ok|ok)\s+\d+(.*)$', line)
         if m:
-            tap.n += 1
-            tap.failed += m.group(1) != 'ok'
-            print(f'{m.group(1)} {tap.n}{m.group(2)}', flush=True)
+            tap.raw(m.group(1) == 'ok', m.group(2))
         elif re.match(r'^1\.\.\d+', line):
             seen_plan = True
         else:

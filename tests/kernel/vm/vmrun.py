@@ -53,6 +53,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import Tap  # noqa: E402
+
 MARK = '@@VMRUN'
 
 # dmesg lines that make a run fail whatever the guest program says.
@@ -378,28 +381,6 @@ def run_qemu(args, tmp, cpio):
     }
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def check(self, ok, desc):
-        self.n += 1
-        if not ok:
-            self.failed += 1
-        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
-
-    def raw(self, ok, rest):
-        self.n += 1
-        if not ok:
-            self.failed += 1
-        print(f'{"ok" if ok else "not ok"} {self.n}{rest}', flush=True)
-
-    def diag(self, msg):
-        for line in msg.splitlines() or ['']:
-            print('# ' + line, flush=True)
-
-
 TAP_LINE = re.compile(r'^(not ok|ok)\b(?:\s+\d+)?(.*)$')
 TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 
@@ -489,8 +470,7 @@ def report(args, load, run):
         if not dmesg_ok or guest_rc is None:
             for l in dmesg[-60:]:
                 tap.diag('dmesg| ' + l)
-    print(f'1..{tap.n}', flush=True)
-    return 1 if tap.failed else 0
+    return tap.done()
 
 
 class Ordered(argparse.Action):

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the host sides of the kernel and e2e suites share: TAP output
+(meson runs them with protocol 'tap') and building a Kbuild tree of the
+checkout for one installed kernel.
+
+Scripts elsewhere import it from here:
+  sys.path.insert(0, os.path.join(<their dir>, ..., 'tests/kernel/vm'))
+"""
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+
+
+class Tap:
+    """TAP on stdout: numbered checks, '# ' comments, the plan at the end."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def check(self, ok, desc, detail=None):
+        """'ok N - desc' or 'not ok N - desc' (then detail as comments);
+        returns ok."""
+        self.raw(ok, f' - {desc}')
+        if not ok and detail:
+            self.diag(detail)
+        return ok
+
+    ok = check
+
+    def raw(self, ok, rest):
+        """A check whose text after the number is given as is: another
+        TAP stream passed through, renumbered after ours."""
+        self.n += 1
+        self.failed += not ok
+        print(f'{"ok" if ok else "not ok"} {self.n}{rest}', flush=True)
+
+    def diag(self, text):
+        for line in str(text).splitlines() or ['']:
+            print('# ' + line, flush=True)
+
+    def bail(self, why):
+        print(f'Bail out! {why}', flush=True)
+        sys.exit(1)
+
+    def done(self):
+        print(f'1..{self.n}', flush=True)
+        return 1 if self.failed else 0
+
+
+# What a copy of the tree leaves out: build products of an in-tree build.
+KBUILD_SKIP = shutil.ignore_patterns(
+    '*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd', 'modules.order',
+    'Module.symvers', '.tmp_versions', 'meson.build')
+
+
+class KBuild:
+    """The result of kbuild(): cmd, headers, src (the copy), returncode,
+    kos (absolute paths), missing (those not built), log_path."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    @property
+    def ok(self):
+        return self.returncode == 0 and not self.missing
+
+    def output(self):
+        with open(self.log_path, encoding='utf-8', errors='replace') as log:
+            return log.read()
+
+    def tail(self, lines):
+        with open(self.log_path, encoding='utf-8', errors='replace') as log:
+            return ''.join(log.readlines()[-lines:])
+
+
+def kbuild(kver, source_dir, work_dir, name, kos, make_args=()):
+    """Builds the Kbuild tree source_dir against kver's headers in a copy,
+    work_dir/name: `make M=` writes its objects next to the sources, and
+    the checkout is shared.  The tests of one kernel share work_dir; a lock
+    lets the first one build and the others wait and reuse the build (make
+    is incremental).  Output goes to work_dir/name.log; kos are relative
+    to the tree."""
+    work_dir = os.path.abspath(work_dir)  # make M= needs an absolute path
+    os.makedirs(work_dir, exist_ok=True)
+    src = os.path.join(work_dir, name)
+    log_path = os.path.join(work_dir, name + '.log')
+    headers = f'/usr/src/linux-headers-{kver}'
+    cmd = ['make', '-C', headers, f'M={src}', '-j2', 'modules', *make_args]
+    with open(os.path.join(work_dir, '.lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.copytree(source_dir, src, ignore=KBUILD_SKIP, dirs_exist_ok=True)
+        with open(log_path, 'w', encoding='utf-8') as log:
+            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                               stderr=subprocess.STDOUT)
+    paths = [os.path.join(src, k) for k in kos]
+    return KBuild(cmd=cmd, headers=headers, src=src, returncode=r.returncode,
+                  kos=paths, missing=[p for p in paths if not os.path.isfile(p)],
+                  log_path=log_path)
