@@ -271,7 +271,12 @@ acquire (RfkLedController *self, GError **error)
   if (fd < 0)
     return FALSE;
   self->fd = fd;
-  err = write_op (self, &event, TRUE);
+  /* A socket peer first ends its list of ADDs with a status packet
+   * (rfk-protocol.h); that one must not pass for ACQUIRE's answer. */
+  if (self->is_socket)
+    err = wait_status (self);
+  if (err == 0)
+    err = write_op (self, &event, TRUE);
   if (err != 0)
     {
       GError *reason = indicator_error (self, err);

@@ -24,7 +24,8 @@
 #define CONFIRM_TIMEOUT_MS 5000
 /* A socket peer sends its ADDs after accept(), not before connect()
  * returns, so for sockets "initial ADDs done" means quiet this long. */
-#define SOCKET_SETTLE_MS 100
+/* For a socket peer that never marks the end of its initial ADDs. */
+#define SOCKET_SETTLE_MS 1000
 /* A relay that never sends status packets must not make us hoard. */
 #define MAX_STATUS_WAITERS 64
 
@@ -42,6 +43,7 @@ struct _RfkManager
   gboolean is_socket;
   guint read_source;
   guint settle_source;
+  gboolean awaiting_list_end; /* sockets: next status ends the ADDs */
   GFileMonitor *monitor;  /* only while waiting for the device */
 
   /* The model.  devices owns the RfkDevice; sorted borrows them. */
@@ -672,6 +674,9 @@ handle_event (RfkManager *self, const RfkEvent *event)
   self->stats.events++;
 }
 
+static void set_state (RfkManager *self, RfkManagerState state,
+                       GError *error);
+
 void
 rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len)
 {
@@ -687,6 +692,18 @@ rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len)
     }
   if (self->is_socket && rfk_status_decode (buf, len, &status))
     {
+      /* The peer sends this one before it reads anything from us, so it
+       * cannot be the answer to a request. */
+      if (self->awaiting_list_end)
+        {
+          self->awaiting_list_end = FALSE;
+          if (self->settle_source != 0)
+            {
+              g_clear_handle_id (&self->settle_source, g_source_remove);
+              set_state (self, RFK_MANAGER_STATE_READY, NULL);
+            }
+          return;
+        }
       guint id = GPOINTER_TO_UINT (g_queue_pop_head (&self->status_waiters));
       Request *request = id != 0 ? request_lookup_id (self, id) : NULL;
 
@@ -895,7 +912,8 @@ try_open (RfkManager *self)
   set_state (self, RFK_MANAGER_STATE_STARTING, NULL);
 
   /* The kernel queues one ADD per radio inside open(); a socket peer
-   * sends them once it accepted us, so give it a moment. */
+   * sends them once it accepted us, then a status packet to say so. */
+  self->awaiting_list_end = self->is_socket;
   if (self->is_socket)
     arm_settle (self);
   if (!drain (self))

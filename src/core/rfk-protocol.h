@@ -57,6 +57,10 @@ typedef enum {
  * answers every packet we send, in order, with a status packet:
  *   u8 0xff | u8 'S' | u16 errno (little endian, 0 = success)
  * It is shorter than an event, so a plain event reader ignores it.
+ * Right after accepting a client, and after the ADD of every radio it
+ * has, the peer sends one status packet (errno 0) that answers nothing:
+ * the end of the initial list, which /dev/rfkill readers get inside
+ * open() already.
  */
 #define RFK_STATUS_SIZE   4
 #define RFK_STATUS_MAGIC0 0xff

@@ -390,6 +390,14 @@ class Client:
         self.sock.settimeout(10)
         self.sock.connect(path)
         self.events = []
+        # The bridge ends the initial ADDs with a status packet.
+        while True:
+            packet = self.sock.recv(256)
+            if not packet:
+                raise OSError(errno.EPIPE, "bridge closed the connection")
+            if rb.parse_status(packet) is not None:
+                break
+            self.events.append(packet)
 
     def write(self, data):
         """Returns the errno of the guest's write()."""

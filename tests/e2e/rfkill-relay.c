@@ -221,6 +221,13 @@ static void do_open(int chan)
 	if (ioctl(fd, RFKILL_IOCTL_MAX_SIZE, &size) < 0)
 		size = RFKILL_EVENT_SIZE_V1;
 	chan_fd[chan] = fd;
+	/*
+	 * The kernel queued one ADD per radio inside open(): send them before
+	 * the answer, so the host knows when the initial list is complete.
+	 */
+	drain_chan(chan);
+	if (chan_fd[chan] < 0)
+		return;		/* drain_chan() reported the channel GONE */
 	send_ack(RELAY_OPEN, chan, 0, size, NULL, 0);
 }
 

@@ -516,6 +516,10 @@ class Bridge:
         try:
             ch = self._take_spare() or self.relay.open_channel()
             ch.attach(to_client, gone)
+            # The guest relay forwards the ADDs of a new fd before its
+            # OPEN answer, so they are all out now: mark the end of the
+            # initial list (src/core/rfk-protocol.h).
+            to_client(status_packet(0))
             self._open_spare()
         except (OSError, RelayError, TimeoutError) as err:
             self.log(f"bridge: {err}")

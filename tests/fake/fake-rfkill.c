@@ -484,6 +484,7 @@ static void
 add_client (FakeRfkill *fake, int fd)
 {
   Client *client = g_new0 (Client, 1);
+  guint8 end_of_list[RFK_STATUS_SIZE];
   RfkEvent event;
 
   client->fake = fake;
@@ -494,6 +495,9 @@ add_client (FakeRfkill *fake, int fd)
       event = radio_event (g_ptr_array_index (fake->radios, i), RFK_OP_ADD);
       client_send_event (fake, client, &event);
     }
+  /* The end of the initial list (see rfk-protocol.h). */
+  rfk_status_encode (0, end_of_list);
+  client_send (client, end_of_list, sizeof end_of_list);
   client->source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                   client_readable_cb, client);
 }

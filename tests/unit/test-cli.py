@@ -237,6 +237,49 @@ def device_that_is_no_device_is_refused():
 
 
 @test
+def slow_socket_peer_lists_every_radio_it_announced():
+    """A relay whose ADDs trickle in (a loaded VM) still gives a full list:
+    the list ends at the peer's end-of-list status, not after a pause."""
+    import socket
+    import struct
+    import threading
+
+    tmp = tempfile.mkdtemp(prefix="rfk-slow-")
+    path = os.path.join(tmp, "rfkill.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server.bind(path)
+    server.listen(1)
+
+    def peer():
+        conn, _ = server.accept()
+        for idx, type_ in ((0, 1), (1, 1), (2, 2)):
+            # struct rfkill_event_ext: idx, type, op ADD, soft, hard, reasons
+            conn.send(struct.pack("<IBBBBB", idx, type_, 0, 0, 0, 0))
+            threading.Event().wait(0.4)
+        conn.send(bytes([0xff, ord("S"), 0, 0]))
+        conn.recv(64)  # hold the connection until the client leaves
+        conn.close()
+
+    t = threading.Thread(target=peer, daemon=True)
+    t.start()
+    try:
+        env = dict(os.environ, LC_ALL="C.UTF-8",
+                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
+                   XDG_STATE_HOME=os.path.join(tmp, "state"),
+                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
+        r = subprocess.run([APPLET, "--device", path, "--list", "--json"],
+                           env=env, capture_output=True, text=True,
+                           timeout=30, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r
+        ids = [d["id"] for d in json.loads(r.stdout)["rfkilldevices"]]
+        assert sorted(ids) == [0, 1, 2], r.stdout
+    finally:
+        server.close()
+        t.join(5)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@test
 def bad_arguments_exit_2_with_a_message():
     fake = laptop()
     try:

@@ -77,6 +77,13 @@ next_status (int fd)
   return err;
 }
 
+/* The status packet a socket peer sends after the initial ADDs. */
+static void
+end_of_list (int fd)
+{
+  g_assert_cmpint (next_status (fd), ==, 0);
+}
+
 static void
 no_more_packets (int fd)
 {
@@ -114,6 +121,7 @@ test_connect_sends_one_add_per_radio (Raw *r, gconstpointer data)
   g_assert_cmpuint (e.idx, ==, 1);
   g_assert_true (e.hard);
   g_assert_cmpuint (e.hard_reasons, ==, RFK_HARD_BLOCK_SIGNAL);
+  end_of_list (r->fd);
   no_more_packets (r->fd);
   g_assert_cmpuint (fake_rfkill_get_n_clients (r->fake), ==, 1);
 }
@@ -125,6 +133,7 @@ test_v1_events_are_8_bytes (Raw *r, gconstpointer data)
   fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
   r->fd = fake_rfkill_connect_pair (r->fake);
   next_event (r->fd, RFK_EVENT_SIZE_V1);
+  end_of_list (r->fd);
 }
 
 static void
@@ -138,6 +147,7 @@ test_change_all_sets_type_and_default (Raw *r, gconstpointer data)
   r->fd = fake_rfkill_connect_pair (r->fake);
   for (guint i = 0; i < 3; i++)
     next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
 
   request (r->fd, rfk_event_change_all (RFK_TYPE_WLAN, TRUE),
            RFK_EVENT_SIZE_V1);
@@ -175,6 +185,7 @@ test_change_matches_idx_and_type (Raw *r, gconstpointer data)
   fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
   r->fd = fake_rfkill_connect_pair (r->fake);
   next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
 
   /* Wrong type for that idx, or an idx nobody has: accepted, no-op. */
   request (r->fd, rfk_event_change (0, RFK_TYPE_BLUETOOTH, TRUE),
@@ -207,6 +218,7 @@ test_bad_requests_get_einval (Raw *r, gconstpointer data)
   RfkEvent odd = { .op = 42 };
 
   r->fd = fake_rfkill_connect_pair (r->fake);
+  end_of_list (r->fd);
   request (r->fd, rfk_event_change (0, RFK_TYPE_WLAN, TRUE), 6);
   g_assert_cmpint (next_status (r->fd), ==, EINVAL);
   request (r->fd, add, RFK_EVENT_SIZE_V1);
@@ -230,6 +242,8 @@ test_indicator_has_one_owner (Raw *r, gconstpointer data)
   other = fake_rfkill_connect_pair (r->fake);
   next_event (r->fd, RFK_EVENT_SIZE_EXT);
   next_event (other, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
+  end_of_list (other);
 
   request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
   g_assert_cmpint (next_status (r->fd), ==, 0);
@@ -275,6 +289,7 @@ test_stock_kernel_rejects_indicator_ops (Raw *r, gconstpointer data)
   fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
   r->fd = fake_rfkill_connect_pair (r->fake);
   next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
 
   request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
   g_assert_cmpint (next_status (r->fd), ==, EINVAL);
