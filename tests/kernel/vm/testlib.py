@@ -12,6 +12,17 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+
+# Helper threads (the e2e bridge) log through diag() while the main thread
+# prints checks: each line must reach stdout whole, or TAP breaks.
+_out_lock = threading.Lock()
+
+
+def _emit(line):
+    with _out_lock:
+        sys.stdout.write(line + '\n')
+        sys.stdout.flush()
 
 
 class Tap:
@@ -36,18 +47,18 @@ class Tap:
         TAP stream passed through, renumbered after ours."""
         self.n += 1
         self.failed += not ok
-        print(f'{"ok" if ok else "not ok"} {self.n}{rest}', flush=True)
+        _emit(f'{"ok" if ok else "not ok"} {self.n}{rest}')
 
     def diag(self, text):
         for line in str(text).splitlines() or ['']:
-            print('# ' + line, flush=True)
+            _emit('# ' + line)
 
     def bail(self, why):
-        print(f'Bail out! {why}', flush=True)
+        _emit(f'Bail out! {why}')
         sys.exit(1)
 
     def done(self):
-        print(f'1..{self.n}', flush=True)
+        _emit(f'1..{self.n}')
         return 1 if self.failed else 0
 
 
