@@ -833,6 +833,11 @@ int __must_check rfkill_register(struct rfkill *rfkill)
 		goto err_del;
 
 	rfkill->registered = true;
+	/*
+	 * Counted by its state until its ADD goes out below: a persistent
+	 * device's CHANGE_ALL may update the indicator before that.
+	 */
+	rfkill_get_state(rfkill, &rfkill->announced);
 
 	if (rfkill->ops->poll)
 		queue_delayed_work(system_power_efficient_wq,
