@@ -179,6 +179,21 @@ void test_sizes(void)
 	       "8-byte read on an extended fd returns a V1 event (got %zd)", n);
 	tap_ok(ioctl(fd, RFKILL_IOCTL_NOINPUT) == 0, "RFKILL_IOCTL_NOINPUT accepted");
 	close(fd);
+
+	/* a read into a bad buffer: EFAULT, and the event is used up as in-tree */
+	{
+		int a = rfk_open(), b = rfk_open(), na, nb;
+		ssize_t r = read(a, NULL, RFKILL_EVENT_SIZE_V1);
+		int err = errno;
+
+		na = drain(a);
+		nb = drain(b);
+		tap_ok(r < 0 && err == EFAULT && na == nb - 1,
+		       "read into a NULL buffer -> EFAULT and uses up one event (%zd %s, %d left of %d)",
+		       r, r < 0 ? strerror(err) : "", na, nb);
+		close(a);
+		close(b);
+	}
 }
 
 void test_change(void)
