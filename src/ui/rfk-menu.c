@@ -15,10 +15,14 @@
  * driver or a script flipping radios): the sync waits until the model has
  * been quiet that long, so that D-Bus sees the burst's outcome and not
  * every step of it, but never longer than SYNC_MAX_DELAY_MS, so that a
- * burst that does not end is still shown as it goes.
+ * burst that does not end is still shown as it goes.  Whatever the
+ * pattern, syncs are SYNC_MIN_INTERVAL_MS apart at least (a radio
+ * flapping just slower than the quiet spell costs ten updates a second,
+ * not one per flip).
  */
-#define SYNC_QUIET_MS 50
+#define SYNC_QUIET_MS 80
 #define SYNC_MAX_DELAY_MS 2000
+#define SYNC_MIN_INTERVAL_MS 100
 
 /* The LED rules as the menu offers them, in menu order. */
 static const struct
@@ -55,6 +59,7 @@ struct _RfkMenu
   guint sync_id;             /* pending sync source, 0 if none */
   gint64 last_change_us;     /* monotonic time of the last model change */
   gint64 pending_since_us;   /* when the pending sync was asked for */
+  gint64 last_sync_us;       /* monotonic time of the last sync */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
@@ -338,6 +343,7 @@ sync_now (gpointer user_data)
   RfkMenu *self = user_data;
 
   self->sync_id = 0;
+  self->last_sync_us = g_get_monotonic_time ();
   sync_radios (self);
   sync_leds (self);
   set_active_quietly (self->autostart_item, rfk_autostart_get_enabled (),
@@ -346,20 +352,37 @@ sync_now (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* A burst is going on: sync once it has been quiet for a while. */
+/* When the pending sync of a burst is due (monotonic µs). */
+static gint64
+burst_sync_due (RfkMenu *self)
+{
+  gint64 due = self->last_change_us + SYNC_QUIET_MS * G_GINT64_CONSTANT (1000);
+
+  due = MIN (due, self->pending_since_us + SYNC_MAX_DELAY_MS * G_GINT64_CONSTANT (1000));
+  return MAX (due, self->last_sync_us + SYNC_MIN_INTERVAL_MS * G_GINT64_CONSTANT (1000));
+}
+
+static gboolean sync_after_burst (gpointer user_data);
+
+static void
+wait_for_burst_end (RfkMenu *self, gint64 now)
+{
+  gint64 wait_ms = (burst_sync_due (self) - now + 999) / 1000;
+
+  self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, MAX (wait_ms, 1),
+                                      sync_after_burst, self, NULL);
+}
+
+/* Runs when the burst looked over; it may have gone on since. */
 static gboolean
 sync_after_burst (gpointer user_data)
 {
   RfkMenu *self = user_data;
   gint64 now = g_get_monotonic_time ();
-  gint64 quiet_ms = (now - self->last_change_us) / 1000;
 
-  if (quiet_ms < SYNC_QUIET_MS &&
-      (now - self->pending_since_us) / 1000 < SYNC_MAX_DELAY_MS)
+  if (now < burst_sync_due (self))
     {
-      self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE,
-                                          SYNC_QUIET_MS - quiet_ms,
-                                          sync_after_burst, self, NULL);
+      wait_for_burst_end (self, now);
       return G_SOURCE_REMOVE;
     }
   return sync_now (self);
@@ -369,7 +392,8 @@ static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
   gint64 now = g_get_monotonic_time ();
-  gboolean after_quiet = (now - self->last_change_us) / 1000 >= SYNC_QUIET_MS;
+  gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000 &&
+                         now - self->last_sync_us >= SYNC_MIN_INTERVAL_MS * 1000;
 
   self->last_change_us = now;
   if (self->sync_id != 0)
@@ -379,8 +403,7 @@ rfk_menu_queue_sync (RfkMenu *self)
     self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
                                      self, NULL);
   else
-    self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, SYNC_QUIET_MS,
-                                        sync_after_burst, self, NULL);
+    wait_for_burst_end (self, now);
 }
 
 static void
