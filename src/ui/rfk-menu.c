@@ -60,6 +60,7 @@ struct _RfkMenu
   gint64 last_change_us;     /* monotonic time of the last model change */
   gint64 pending_since_us;   /* when the pending sync was asked for */
   gint64 last_sync_us;       /* monotonic time of the last sync */
+  gint64 last_prompt_us;     /* ... and of the last one after a quiet spell */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
@@ -392,16 +393,22 @@ static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
   gint64 now = g_get_monotonic_time ();
+  /* Measured from the last prompt sync, not the last sync: a follow-up
+   * signal (the LED controller's status after the radio's event) leaves
+   * a trailing sync behind, which must not delay the next lone event. */
   gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000 &&
-                         now - self->last_sync_us >= SYNC_MIN_INTERVAL_MS * 1000;
+                         now - self->last_prompt_us >= SYNC_MIN_INTERVAL_MS * 1000;
 
   self->last_change_us = now;
   if (self->sync_id != 0)
     return;
   self->pending_since_us = now;
   if (after_quiet)
-    self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
-                                     self, NULL);
+    {
+      self->last_prompt_us = now;
+      self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
+                                       self, NULL);
+    }
   else
     wait_for_burst_end (self, now);
 }
