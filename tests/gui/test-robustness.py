@@ -86,8 +86,11 @@ class Relay:
         self.lock = threading.Lock()
         self.pairs = []  # [client, upstream, acquired]
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.listener.bind(path)
+        # Listening before the name appears, as fake-rfkill does: the
+        # applet connects as soon as it sees the name.
+        self.listener.bind(path + '.tmp')
         self.listener.listen(8)
+        os.rename(path + '.tmp', path)
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self):
