@@ -86,8 +86,11 @@ update_icon (RfkIndicator *self, gboolean force)
                                _(icons[state].description));
 }
 
+/* The menu has caught up with the model; so does the icon, in the same
+ * main-loop turn.  Following the menu's syncs instead of the model's
+ * signals keeps an event storm from becoming a storm of NewIcon. */
 static void
-on_model_changed (RfkIndicator *self)
+on_menu_synced (RfkIndicator *self)
 {
   update_icon (self, FALSE);
 }
@@ -105,8 +108,8 @@ rfk_indicator_dispose (GObject *object)
   RfkIndicator *self = RFK_INDICATOR (object);
 
   g_signal_handlers_disconnect_by_data (gtk_icon_theme_get_default (), self);
-  if (self->manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->manager, self);
+  if (self->menu != NULL)
+    g_signal_handlers_disconnect_by_data (self->menu, self);
   g_clear_object (&self->indicator);
   g_clear_object (&self->menu);
   g_clear_object (&self->manager);
@@ -128,10 +131,6 @@ RfkIndicator *
 rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
 {
   RfkIndicator *self = g_object_new (RFK_TYPE_INDICATOR, NULL);
-  static const char *const model_signals[] = {
-    "device-added", "device-removed", "device-changed",
-    "airplane-mode-changed", "hardware-switch-changed", "state-changed",
-  };
 
   self->manager = g_object_ref (manager);
   self->menu = g_object_ref (menu);
@@ -145,9 +144,7 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   update_icon (self, TRUE);
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (model_signals); i++)
-    g_signal_connect_swapped (manager, model_signals[i],
-                              G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
   g_signal_connect_swapped (gtk_icon_theme_get_default (), "changed",
                             G_CALLBACK (on_icon_theme_changed), self);
   return self;

@@ -8,11 +8,20 @@
 #include "rfk-radio-label.h"
 
 /*
- * Syncs run from an idle callback, so one main-loop turn costs at most one;
- * and at most one per this interval, so that an event storm spread over
- * many turns (a driver or a script flipping a radio) still reaches D-Bus
- * as a handful of updates.
+ * When the menu (and the icon, which follows the menu's syncs) catches up
+ * with the model.  A change after a quiet spell is shown at once, from an
+ * idle callback, so a click or a hardware switch shows without delay.  A
+ * change that follows another within SYNC_QUIET_MS is part of a burst (a
+ * driver or a script flipping radios): the sync waits until the model has
+ * been quiet that long, so that D-Bus sees the burst's outcome and not
+ * every step of it, but never longer than SYNC_MAX_DELAY_MS, so that a
+ * burst that does not end is still shown as it goes.  Whatever the
+ * pattern, syncs are SYNC_MIN_INTERVAL_MS apart at least (a radio
+ * flapping just slower than the quiet spell costs ten updates a second,
+ * not one per flip).
  */
+#define SYNC_QUIET_MS 80
+#define SYNC_MAX_DELAY_MS 2000
 #define SYNC_MIN_INTERVAL_MS 100
 
 /* The LED rules as the menu offers them, in menu order. */
@@ -48,10 +57,16 @@ struct _RfkMenu
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
   guint sync_id;             /* pending sync source, 0 if none */
+  gint64 last_change_us;     /* monotonic time of the last model change */
+  gint64 pending_since_us;   /* when the pending sync was asked for */
   gint64 last_sync_us;       /* monotonic time of the last sync */
+  gint64 last_prompt_us;     /* ... and of the last one after a quiet spell */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
+
+enum { SIGNAL_SYNCED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static void rfk_menu_queue_sync (RfkMenu *self);
 
@@ -334,24 +349,68 @@ sync_now (gpointer user_data)
   sync_leds (self);
   set_active_quietly (self->autostart_item, rfk_autostart_get_enabled (),
                       on_autostart_toggled);
+  g_signal_emit (self, signals[SIGNAL_SYNCED], 0);
   return G_SOURCE_REMOVE;
+}
+
+/* When the pending sync of a burst is due (monotonic µs). */
+static gint64
+burst_sync_due (RfkMenu *self)
+{
+  gint64 due = self->last_change_us + SYNC_QUIET_MS * G_GINT64_CONSTANT (1000);
+
+  due = MIN (due, self->pending_since_us + SYNC_MAX_DELAY_MS * G_GINT64_CONSTANT (1000));
+  return MAX (due, self->last_sync_us + SYNC_MIN_INTERVAL_MS * G_GINT64_CONSTANT (1000));
+}
+
+static gboolean sync_after_burst (gpointer user_data);
+
+static void
+wait_for_burst_end (RfkMenu *self, gint64 now)
+{
+  gint64 wait_ms = (burst_sync_due (self) - now + 999) / 1000;
+
+  self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, MAX (wait_ms, 1),
+                                      sync_after_burst, self, NULL);
+}
+
+/* Runs when the burst looked over; it may have gone on since. */
+static gboolean
+sync_after_burst (gpointer user_data)
+{
+  RfkMenu *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now < burst_sync_due (self))
+    {
+      wait_for_burst_end (self, now);
+      return G_SOURCE_REMOVE;
+    }
+  return sync_now (self);
 }
 
 static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
-  gint64 wait_ms;
+  gint64 now = g_get_monotonic_time ();
+  /* Measured from the last prompt sync, not the last sync: a follow-up
+   * signal (the LED controller's status after the radio's event) leaves
+   * a trailing sync behind, which must not delay the next lone event. */
+  gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000 &&
+                         now - self->last_prompt_us >= SYNC_MIN_INTERVAL_MS * 1000;
 
+  self->last_change_us = now;
   if (self->sync_id != 0)
     return;
-  wait_ms = SYNC_MIN_INTERVAL_MS -
-            (g_get_monotonic_time () - self->last_sync_us) / 1000;
-  if (wait_ms <= 0)
-    self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
-                                     self, NULL);
+  self->pending_since_us = now;
+  if (after_quiet)
+    {
+      self->last_prompt_us = now;
+      self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
+                                       self, NULL);
+    }
   else
-    self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, wait_ms,
-                                        sync_now, self, NULL);
+    wait_for_burst_end (self, now);
 }
 
 static void
@@ -470,6 +529,12 @@ static void
 rfk_menu_class_init (RfkMenuClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = rfk_menu_dispose;
+
+  /* After each sync: the menu shows the model as it is now.  The icon
+   * follows this, so that it is coalesced exactly like the menu. */
+  signals[SIGNAL_SYNCED] =
+    g_signal_new ("synced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -484,7 +549,7 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
   RfkMenu *self = g_object_new (RFK_TYPE_MENU, NULL);
   static const char *const model_signals[] = {
     "device-added", "device-removed", "device-changed",
-    "airplane-mode-changed", "state-changed",
+    "airplane-mode-changed", "hardware-switch-changed", "state-changed",
   };
 
   self->app = g_object_ref (app);

@@ -4,8 +4,16 @@
  * much memory a radio costs.
  *
  * Both runs get the same stream from a writer thread: ADDs for a set of
- * radios, then CHANGE events toggling them.  The ratio (manager time /
- * baseline time) is what to watch; absolute numbers depend on the host.
+ * radios, the end-of-list status packet a socket peer sends (so that the
+ * manager is READY, as in the applet), then CHANGE events toggling them.
+ * The ratio (manager time / baseline time) is what to watch; absolute
+ * numbers depend on the host.
+ *
+ *   bench-manager [N]              the throughput run above
+ *   bench-manager --core-cost N    feeds N CHANGEs to a READY manager
+ *                                  inside feed_changes(), for
+ *                                  valgrind --tool=callgrind
+ *                                  --toggle-collect=feed_changes
  */
 #include <errno.h>
 #include <glib-unix.h>
@@ -45,23 +53,45 @@ write_all (int fd, const guint8 *buf, gsize len)
       g_error ("bench: send: %s", g_strerror (errno));
 }
 
-/* The stream: N_RADIOS ADDs, then n_events CHANGEs toggling them. */
+/* Event i of the CHANGE stream: every radio in turn, blocked on even
+ * rounds and unblocked on odd ones (airplane mode flips each round). */
+static RfkEvent
+change_event (guint i)
+{
+  RfkEvent e = { .idx = i % N_RADIOS, .type = 1 + (i % N_RADIOS) % 2,
+                 .op = RFK_OP_CHANGE, .soft = (i / N_RADIOS) % 2 == 0 };
+
+  return e;
+}
+
+static RfkEvent
+add_event (guint32 i)
+{
+  RfkEvent e = { .idx = i, .type = 1 + i % 2, .op = RFK_OP_ADD };
+
+  return e;
+}
+
+/* The stream: N_RADIOS ADDs, the end-of-list status, then n_events
+ * CHANGEs.  The status is shorter than an event: the baseline's decode
+ * drops it, as any /dev/rfkill reader drops a short read. */
 static gpointer
 writer_thread (gpointer data)
 {
   Writer *w = data;
   guint8 buf[RFK_EVENT_SIZE_EXT];
+  guint8 status[RFK_STATUS_SIZE];
 
   for (guint32 i = 0; i < N_RADIOS; i++)
     {
-      RfkEvent e = { .idx = i, .type = 1 + i % 2, .op = RFK_OP_ADD };
+      RfkEvent e = add_event (i);
 
       write_all (w->fd, buf, rfk_event_encode_ext (&e, buf));
     }
+  write_all (w->fd, status, rfk_status_encode (0, status));
   for (guint i = 0; i < w->n_events; i++)
     {
-      RfkEvent e = { .idx = i % N_RADIOS, .type = 1 + (i % N_RADIOS) % 2,
-                     .op = RFK_OP_CHANGE, .soft = (i / N_RADIOS) % 2 == 0 };
+      RfkEvent e = change_event (i);
 
       write_all (w->fd, buf, rfk_event_encode_ext (&e, buf));
     }
@@ -108,7 +138,20 @@ run_baseline (guint n_events)
 typedef struct {
   RfkManager *manager;
   guint64 total;
+  gint64 events_when_ready;  /* stats.events at READY, -1 before */
 } Done;
+
+static void
+on_state_changed (RfkManager *manager, Done *d)
+{
+  RfkManagerStats stats;
+
+  if (rfk_manager_get_state (manager) != RFK_MANAGER_STATE_READY ||
+      d->events_when_ready >= 0)
+    return;
+  rfk_manager_get_stats (manager, &stats);
+  d->events_when_ready = stats.events;
+}
 
 static gboolean
 manager_done (gpointer data)
@@ -139,6 +182,9 @@ run_manager (const char *dir, guint n_events)
   g_assert_cmpint (listen (listen_fd, 1), ==, 0);
 
   manager = rfk_manager_new (path);
+  done.events_when_ready = -1;
+  g_signal_connect (manager, "state-changed", G_CALLBACK (on_state_changed),
+                    &done);
   rfk_manager_start (manager);
   w.fd = accept (listen_fd, NULL, NULL);
   g_assert_cmpint (w.fd, >=, 0);
@@ -151,6 +197,12 @@ run_manager (const char *dir, guint n_events)
     g_main_context_iteration (NULL, TRUE);
   g_thread_join (thread);
   g_assert_cmpuint (rfk_manager_get_devices (manager)->len, ==, N_RADIOS);
+  /* READY on the end-of-list status, right after the ADDs: the CHANGEs
+   * took the path they take in the applet, not the STARTING one. */
+  if (done.events_when_ready != N_RADIOS)
+    g_error ("bench: the manager was READY after %" G_GINT64_FORMAT
+             " events, not at the end of the %d ADDs",
+             done.events_when_ready, N_RADIOS);
 
   close (w.fd);
   close (listen_fd);
@@ -179,11 +231,59 @@ bytes_per_device (guint n)
   return (double) (after.uordblks - before.uordblks) / n;
 }
 
+/*
+ * What callgrind counts (--toggle-collect=feed_changes): decode plus model
+ * update for each packet, nothing else; the packets are encoded before.
+ */
+G_GNUC_NO_INLINE void feed_changes (RfkManager *manager, const guint8 *packets,
+                                    gsize size, guint n);
+
+G_GNUC_NO_INLINE void
+feed_changes (RfkManager *manager, const guint8 *packets, gsize size, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    rfk_manager_feed (manager, packets + (gsize) i * size, size);
+}
+
+static int
+core_cost (guint n_events)
+{
+  g_autoptr (RfkManager) manager = rfk_manager_new ("/nonexistent");
+  g_autofree guint8 *packets = g_malloc ((gsize) n_events * RFK_EVENT_SIZE_EXT);
+  RfkManagerStats before, after;
+  guint8 buf[RFK_EVENT_SIZE_EXT];
+  gsize size = 0;
+
+  for (guint32 i = 0; i < N_RADIOS; i++)
+    {
+      RfkEvent e = add_event (i);
+
+      rfk_manager_feed (manager, buf, rfk_event_encode_ext (&e, buf));
+    }
+  rfk_manager_feed_ready (manager);
+  for (guint i = 0; i < n_events; i++)
+    {
+      RfkEvent e = change_event (i);
+
+      size = rfk_event_encode_ext (&e, packets + (gsize) i * RFK_EVENT_SIZE_EXT);
+      g_assert_cmpuint (size, ==, RFK_EVENT_SIZE_EXT);
+    }
+  rfk_manager_get_stats (manager, &before);
+  feed_changes (manager, packets, RFK_EVENT_SIZE_EXT, n_events);
+  rfk_manager_get_stats (manager, &after);
+  /* Every packet was an event the model took, none dropped as junk. */
+  g_assert_cmpuint (after.events - before.events, ==, n_events);
+  g_assert_cmpuint (rfk_manager_get_devices (manager)->len, ==, N_RADIOS);
+  printf ("core-cost: fed %u CHANGE events to a READY manager with %d radios\n",
+          n_events, N_RADIOS);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
-  guint n_events = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10)
-                            : 200000;
+  guint n_events = argc == 2 ? (guint) g_ascii_strtoull (argv[1], NULL, 10)
+                             : 200000;
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("rfk-bench-XXXXXX", &error);
   double base, managed, ratio, per_device;
@@ -197,6 +297,14 @@ main (int argc, char **argv)
 
     g_setenv ("XDG_STATE_HOME", state, TRUE);
   }
+
+  if (argc > 2 && strcmp (argv[1], "--core-cost") == 0)
+    {
+      int status = core_cost ((guint) g_ascii_strtoull (argv[2], NULL, 10));
+
+      rmdir (dir);
+      return status;
+    }
 
   /* Warm-up, then the runs that count. */
   run_baseline (n_events / 10);

@@ -10,6 +10,8 @@ Runs inside the private session made by run-in-session.py.  Gives:
   - Applet: rfkill-applet started with --device on that socket.
 """
 import os
+import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -58,8 +60,14 @@ def log(*args):
     print('#', *args, flush=True)
 
 
+# Under valgrind (RFK_APPLET_WRAPPER) the applet runs many times slower;
+# every wait grows by this factor.
+TIMEOUT_SCALE = float(os.environ.get('RFK_TEST_TIMEOUT_SCALE', '1'))
+
+
 def wait_for(predicate, timeout=10.0, what='condition'):
     """Polls predicate() until it returns a true value; returns that value."""
+    timeout *= TIMEOUT_SCALE
     deadline = time.monotonic() + timeout
     last_error = None
     while time.monotonic() < deadline:
@@ -330,15 +338,22 @@ def program(variable):
 
 
 class Applet:
-    """rfkill-applet on the fake kernel, with its own unique bus name."""
+    """rfkill-applet on the fake kernel, with its own unique bus name.
 
-    def __init__(self, device, logdir, name='applet', extra_env=None):
+    RFK_APPLET_WRAPPER (e.g. "valgrind --leak-check=full ...") goes in
+    front of the command; "%n" in it becomes the applet's name here, for
+    a log file per instance.
+    """
+
+    def __init__(self, device, logdir, name='applet', extra_env=None, prefix=()):
         env = dict(os.environ)
         env.update(extra_env or {})
         self.log_path = os.path.join(logdir, f'{name}.log')
         self.log = open(self.log_path, 'w')
+        wrapper = os.environ.get('RFK_APPLET_WRAPPER', '')
+        wrapper = [w.replace('%n', os.path.join(logdir, name)) for w in shlex.split(wrapper)]
         self.proc = subprocess.Popen(
-            [program('RFK_APPLET'), '--device', device],
+            list(prefix) + wrapper + [program('RFK_APPLET'), '--device', device],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def unique_name(self, bus, timeout=10):
@@ -376,12 +391,37 @@ class Applet:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(5)
+                # valgrind checks for leaks on the way out: give it time.
+                self.proc.wait(5 * TIMEOUT_SCALE)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
         return self.proc.returncode
+
+
+DEFINITELY_LOST = re.compile(r'^==\d+== (\S+) bytes in (\S+) blocks are definitely lost')
+
+
+def check_valgrind_logs(logdir):
+    """Every valgrind log of this test: no definitely-lost block left
+    after the suppressions, and the log is complete (the leak check ran)."""
+    logs = [n for n in sorted(os.listdir(logdir)) if n.endswith('.valgrind')]
+    if 'valgrind' not in os.environ.get('RFK_APPLET_WRAPPER', ''):
+        return
+    check(logs, 'the applet ran under valgrind but left no log')
+    for name in logs:
+        with open(os.path.join(logdir, name)) as f:
+            text = f.read()
+        if 'LEAK SUMMARY' not in text and 'All heap blocks were freed' not in text:
+            # A second instance that exited at once still summarises.
+            raise TestFailure(f'{name}: valgrind did not finish its leak check')
+        lost = [m.group(0) for m in map(DEFINITELY_LOST.match, text.splitlines()) if m]
+        if lost:
+            records = text[text.index('definitely lost in loss record') - 200:]
+            raise TestFailure(f'{name}: {len(lost)} definitely-lost records: {lost}\n'
+                              + records[:6000])
+        log(f'{name}: no definitely-lost blocks')
 
 
 def run(test):
@@ -391,6 +431,7 @@ def run(test):
     os.makedirs(logdir, exist_ok=True)
     try:
         test(logdir)
+        check_valgrind_logs(logdir)
     except TestFailure as failure:
         print(f'FAIL: {failure}', flush=True)
         for name in sorted(os.listdir(logdir)):
@@ -399,5 +440,9 @@ def run(test):
                     text = f.read()
                 if text:
                     print(f'--- {name} ---\n{text[-4000:]}')
+        for name in sorted(os.listdir(logdir)):
+            if name.endswith('.valgrind'):
+                with open(os.path.join(logdir, name)) as f:
+                    print(f'--- {name} (end) ---\n{f.read()[-3000:]}')
         sys.exit(1)
     print('PASS', flush=True)

@@ -51,7 +51,7 @@ def one_language(logdir, bus, watcher, notifications, lang):
         check(n['body'] == want['body'], f'body {n["body"]!r}')
         check(n['app_name'] == want['airplane'], f'app name {n["app_name"]!r}')
         item.click(want['quit'])
-        applet.proc.wait(10)
+        applet.proc.wait(10 * gt.TIMEOUT_SCALE)
     finally:
         applet.stop()
         fake.stop()

@@ -81,7 +81,7 @@ def patched_kernel(logdir, watcher, bus):
                    and c.toggle_type == ''], 'no reason shown on a patched kernel')
     finally:
         item.click('Quit')
-        applet.proc.wait(10)
+        applet.proc.wait(10 * gt.TIMEOUT_SCALE)
         applet.stop()
         fake.stop()
 

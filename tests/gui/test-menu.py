@@ -151,7 +151,7 @@ def test(logdir):
         # Single instance: a second launch exits and adds no icon.
         before = len(watcher.registrations())
         second = gt.Applet(fake.socket, logdir, name='second')
-        code = second.proc.wait(10)
+        code = second.proc.wait(10 * gt.TIMEOUT_SCALE)
         second.stop()
         check(code == 0, f'second instance exited with {code}')
         check(len(watcher.registrations()) == before,
@@ -172,7 +172,7 @@ def test(logdir):
 
         # Quit from the menu ends the process.
         item.click('Quit')
-        code = applet.proc.wait(10)
+        code = applet.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'quit exit status {code}')
     finally:
         applet.stop()

@@ -21,7 +21,7 @@ def schema_missing(logdir, fake):
     os.makedirs(empty)
     applet = gt.Applet(fake.socket, logdir, name='applet-no-schema', extra_env={
         'GSETTINGS_SCHEMA_DIR': empty, 'XDG_DATA_DIRS': empty})
-    code = applet.proc.wait(10)
+    code = applet.proc.wait(10 * gt.TIMEOUT_SCALE)
     out = applet.output()
     applet.stop()
     check(code == 1, f'exit status {code} without the schema: {out}')

@@ -1,0 +1,138 @@
+"""The bench's output: a table on stdout, bench-report.json, bench-chart.png.
+
+Targets come from the issue that asked for the bench; each row says what
+it compares with.  write() returns the names of the missed targets.
+"""
+import json
+import os
+import subprocess
+
+LABELS = {'floor': 'floor', 'applet': 'rfkill-applet',
+          'nm-applet': 'nm-applet', 'blueman': 'blueman'}
+ANCHORS = ('nm-applet', 'blueman')
+
+
+def _rows(r):
+    rows = []  # (figure, value, ratio, target, verdict)
+    fp = r['footprint']
+    floor = fp['floor']
+
+    def add(figure, value, ratio='', target='', ok=None):
+        verdict = '' if ok is None else ('pass' if ok else 'FAIL')
+        rows.append((figure, value, ratio, target, verdict))
+
+    def per_program(title, field, fmt, target_text, check, ratio_kind):
+        for key in ('floor', 'applet') + ANCHORS:
+            if key in r['absent']:
+                add(f'{title}: {LABELS[key]}', 'absent')
+                continue
+            if key not in fp:
+                continue
+            value = fp[key][field]
+            if ratio_kind == 'x':
+                ratio = f'{value / floor[field]:.2f}x' if floor[field] else 'n/a'
+            else:
+                ratio = f'{value - floor[field]:+{fmt}}'
+            if key == 'applet':
+                add(f'{title}: {LABELS[key]}', format(value, fmt), ratio,
+                    target_text, check(value, floor[field]) if check else None)
+            else:
+                add(f'{title}: {LABELS[key]}', format(value, fmt), ratio,
+                    'baseline' if key == 'floor' else 'anchor')
+
+    per_program('startup ms', 'startup_ms', '.0f', '<= 1.2 x floor',
+                lambda v, f: v <= 1.2 * f, 'x')
+    for key in fp:
+        fp[key]['rss_mib'] = fp[key]['rss_kib'] / 1024
+        fp[key]['pss_mib'] = fp[key]['pss_kib'] / 1024
+    per_program('RSS MiB at 10 s', 'rss_mib', '.1f', '<= floor + 3 MiB',
+                lambda v, f: v <= f + 3, '+')
+    per_program('PSS MiB at 10 s', 'pss_mib', '.1f', '', None, '+')
+    idle = f'{r["idle_s"]:.0f} s'
+    per_program(f'idle ctx switches/{idle}', 'idle_switches', '.0f', "<= floor's",
+                lambda v, f: v <= f, 'x')
+    per_program(f'idle CPU ms/{idle}', 'idle_cpu_ms', '.1f', '', None, 'x')
+    per_program(f'idle syscalls/{idle}', 'idle_syscalls', '.0f', '', None, 'x')
+    per_program(f'idle timer wake-ups/{idle}', 'idle_timers', '.0f', '0',
+                lambda v, f: v == 0, '+')
+
+    lat = r['latency']
+    add(f'latency p50 ms ({lat["events"]} events, {lat["radios"]} radios)',
+        f'{lat["p50_ms"]:.1f}')
+    add('latency p99 ms', f'{lat["p99_ms"]:.1f}', '', '< 10', lat['p99_ms'] < 10)
+    st = r['storm']
+    add(f'storm: dbusmenu signals ({r["storm_runs"][0]["events"]} events, '
+        f'burst {st["burst_ms"]:.0f} ms)', f'{st["dbusmenu_signals"]:.0f}', '', '<= 5',
+        st['dbusmenu_signals'] <= 5)
+    add('storm: SNI signals', f'{st["sni_signals"]:.0f}', '', '<= 5', st['sni_signals'] <= 5)
+    add('storm: settled after the last event, ms', f'{st["settled_ms"]:.0f}', '', '< 150',
+        st['settled_ms'] < 150)
+    ch = r['churn']
+    add(f'churn: RSS growth KiB ({ch["radios"]} radios x {ch["cycles"]})',
+        f'{ch["growth_kib"]}', '', '< 256', ch['growth_kib'] < 256)
+    ap = r['airplane']
+    add('airplane on, 64 radios, ms', f'{ap["on_ms"]:.1f}', '', '< 50', ap['on_ms'] < 50)
+    add('airplane off, 64 radios, ms', f'{ap["off_ms"]:.1f}', '', '< 50', ap['off_ms'] < 50)
+    co = r['core']
+    add(f'core: instructions/event ({co["events"]} events)', f'{co["per_event"]:.0f}', '',
+        '<= 1500', co['per_event'] <= 1500)
+    add('LED: block-all -> debugcon write (VM)', 'not measured', '', '< 50', None)
+    add('op-5 events/s, 64-radio storm (VM)', 'not measured', '', '', None)
+    return rows
+
+
+def _chart(r, out_dir):
+    fp = r['footprint']
+    keys = [k for k in ('floor', 'applet') + ANCHORS if k in fp]
+    data = os.path.join(out_dir, 'bench-chart.dat')
+    png = os.path.join(out_dir, 'bench-chart.png')
+    with open(data, 'w') as f:
+        for k in keys:
+            f.write(f'"{LABELS[k]}" {fp[k]["startup_ms"]:.1f} {fp[k]["rss_kib"] / 1024:.1f} '
+                    f'{fp[k]["idle_switches"]:.0f} {fp[k]["idle_cpu_ms"]:.2f}\n')
+    panels = [(2, 'startup (ms, exec to SNI registered)', '#4477aa'),
+              (3, 'RSS at 10 s (MiB)', '#228833'),
+              (4, f'idle context switches / {r["idle_s"]:.0f} s', '#cc6677'),
+              (5, f'idle CPU time / {r["idle_s"]:.0f} s (ms)', '#aa7733')]
+    script = [
+        'set terminal pngcairo size 1400,420 font "DejaVu Sans,10"',
+        f'set output "{png}"',
+        f'set multiplot layout 1,{len(panels)} title '
+        f'"rfkill-applet bench: median of {r["runs"]} runs, same session"',
+        'set style fill solid 0.8 border -1', 'set boxwidth 0.6', 'set grid ytics',
+        'set yrange [0:*]', 'unset key', 'set xtics rotate by -20',
+    ]
+    for col, title, color in panels:
+        script += [f'set title "{title}"',
+                   f'plot "{data}" using 0:{col}:xtic(1) with boxes lc rgb "{color}", '
+                   f'"" using 0:{col}:(sprintf("%.0f", ${col})) with labels offset 0,0.7']
+    script.append('unset multiplot')
+    try:
+        subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True)
+    except (FileNotFoundError, subprocess.CalledProcessError) as error:
+        print(f'# no chart: {error} (apt-get install gnuplot-nox)')
+        return None
+    return png
+
+
+def write(results, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    rows = _rows(results)
+    header = ('figure', 'value', 'ratio/diff', 'target', 'result')
+    widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(5)]
+    line = '  '.join('-' * w for w in widths)
+    print(line)
+    print('  '.join(str(h).ljust(w) for h, w in zip(header, widths)))
+    print(line)
+    for row in rows:
+        print('  '.join(str(c).ljust(w) for c, w in zip(row, widths)))
+    print(line)
+    results['table'] = [dict(zip(header, row)) for row in rows]
+    results['chart'] = _chart(results, out_dir)
+    path = os.path.join(out_dir, 'bench-report.json')
+    with open(path, 'w') as f:
+        json.dump(results, f, indent=2, sort_keys=True)
+    print(f'# report: {path}')
+    if results['chart']:
+        print(f'# chart: {results["chart"]}')
+    return [row[0] for row in rows if row[4] == 'FAIL']
