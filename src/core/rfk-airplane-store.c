@@ -10,6 +10,7 @@
 #define GROUP_STATE  "airplane-mode"
 #define GROUP_RADIOS "radios"
 #define KEY_ACTIVE   "active"
+#define KEY_CORRUPT  "corrupt-copy"
 
 char *
 rfk_airplane_store_dup_path (void)
@@ -40,6 +41,7 @@ rfk_airplane_store_free (RfkAirplaneStore *store)
   if (store == NULL)
     return;
   g_hash_table_unref (store->radios);
+  g_free (store->corrupt_copy);
   g_free (store);
 }
 
@@ -70,7 +72,20 @@ rfk_airplane_store_load (GError **error)
     }
 
   store->active = g_key_file_get_boolean (file, GROUP_STATE, KEY_ACTIVE,
-                                          NULL);
+                                          &local_error);
+  if (local_error != NULL
+      && !g_error_matches (local_error, G_KEY_FILE_ERROR,
+                           G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
+      && !g_error_matches (local_error, G_KEY_FILE_ERROR,
+                           G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Cannot read airplane-mode state %s: %s"), path,
+                   local_error->message);
+      return NULL;
+    }
+  store->corrupt_copy = g_key_file_get_string (file, GROUP_STATE,
+                                               KEY_CORRUPT, NULL);
   keys = g_key_file_get_keys (file, GROUP_RADIOS, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
@@ -80,7 +95,13 @@ rfk_airplane_store_load (GError **error)
       gboolean blocked;
 
       if (key == NULL || value == NULL)
-        continue;
+        {
+          g_set_error (error, G_KEY_FILE_ERROR,
+                       G_KEY_FILE_ERROR_INVALID_VALUE,
+                       _("Cannot read airplane-mode state %s: the radio "
+                         "“%s” is not readable"), path, keys[i]);
+          return NULL;
+        }
       if (g_str_equal (value, "blocked"))
         blocked = TRUE;
       else if (g_str_equal (value, "unblocked"))
@@ -120,6 +141,9 @@ rfk_airplane_store_save (const RfkAirplaneStore *store, GError **error)
     }
 
   g_key_file_set_boolean (file, GROUP_STATE, KEY_ACTIVE, store->active);
+  if (store->corrupt_copy != NULL)
+    g_key_file_set_string (file, GROUP_STATE, KEY_CORRUPT,
+                           store->corrupt_copy);
   g_hash_table_iter_init (&iter, store->radios);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -167,5 +191,6 @@ void
 rfk_airplane_store_clear (RfkAirplaneStore *store)
 {
   store->active = FALSE;
+  g_clear_pointer (&store->corrupt_copy, g_free);
   g_hash_table_remove_all (store->radios);
 }

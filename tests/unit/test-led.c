@@ -123,7 +123,7 @@ test_patched_kernel_lights_led_for_airplane_mode (LedFixture *lf,
   g_assert_true (indicator_is (lf, "lit owned"));
   /* The manager hears our LED through the kernel's op 5 events. */
   test_settle (30);
-  g_assert_true (rfk_manager_get_indicator (lf->manager));
+  g_assert_true (rfk_manager_get_airplane_light (lf->manager));
 
   /* Radio changes that do not change the rule's value write nothing. */
   writes_before = fake_process_command (lf->fp, "writes");

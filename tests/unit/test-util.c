@@ -228,9 +228,9 @@ on_airplane (RfkManager *m, gboolean enabled, Fixture *f)
 }
 
 static void
-on_indicator (RfkManager *m, gboolean lit, Fixture *f)
+on_airplane_light (RfkManager *m, gboolean lit, Fixture *f)
 {
-  log_line (f, g_strdup_printf ("indicator %s", lit ? "lit" : "dark"));
+  log_line (f, g_strdup_printf ("light %s", lit ? "lit" : "dark"));
 }
 
 static void
@@ -251,7 +251,7 @@ test_log_signals (Fixture *f, RfkManager *m)
   g_signal_connect (m, "device-changed", G_CALLBACK (on_changed), f);
   g_signal_connect (m, "hardware-switch-changed", G_CALLBACK (on_hw), f);
   g_signal_connect (m, "airplane-mode-changed", G_CALLBACK (on_airplane), f);
-  g_signal_connect (m, "indicator-changed", G_CALLBACK (on_indicator), f);
+  g_signal_connect (m, "airplane-light-changed", G_CALLBACK (on_airplane_light), f);
   g_signal_connect (m, "state-changed", G_CALLBACK (on_state), f);
 }
 
