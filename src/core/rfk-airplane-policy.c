@@ -186,7 +186,8 @@ plan_block (RfkPolicyEvent event, const RfkPolicyRadio *radios,
         }
     }
 
-  if (any_target || (extend && list_changed))
+  /* A list already on disk is saved again only when it grew. */
+  if (extend ? list_changed : any_target)
     plan->save = store;
   else
     rfk_airplane_store_free (store);
