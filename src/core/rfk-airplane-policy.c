@@ -139,7 +139,9 @@ block_targets (RfkAirplanePlan *plan, const RfkPolicyRadio *radios,
     {
       if (!target[i])
         continue;
-      if (radios[i].type >= RFK_TYPE_COUNT
+      /* Not covered by a CHANGE_ALL of its type: a type we do not
+       * know, or a radio claiming the "all" type. */
+      if ((radios[i].type >= RFK_TYPE_COUNT || radios[i].type == RFK_TYPE_ALL)
           && counted_types != RFK_AIRPLANE_TYPES_ALL)
         add_write (plan, RFK_OP_CHANGE, radios[i].idx, radios[i].type, TRUE);
       add_expect (plan, radios[i].idx, TRUE);
