@@ -63,13 +63,14 @@ apply_settings (RfkManager *manager)
 }
 
 RfkManager *
-rfk_cli_open_manager (const char *device_path)
+rfk_cli_open_manager (const char *device_path, gboolean read_only)
 {
   g_autoptr (RfkManager) manager = rfk_manager_new (device_path);
   g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   gulong handler;
 
   apply_settings (manager);
+  rfk_manager_set_read_only (manager, read_only);
   handler = g_signal_connect (manager, "state-changed",
                               G_CALLBACK (state_changed_cb), loop);
   rfk_manager_start (manager);

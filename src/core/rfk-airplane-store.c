@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #define GROUP_STATE  "airplane-mode"
 #define GROUP_RADIOS "radios"
@@ -193,4 +196,34 @@ rfk_airplane_store_clear (RfkAirplaneStore *store)
   store->active = FALSE;
   g_clear_pointer (&store->corrupt_copy, g_free);
   g_hash_table_remove_all (store->radios);
+}
+
+int
+rfk_airplane_store_lock (GError **error)
+{
+  g_autofree char *path = rfk_airplane_store_dup_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *lock = g_strconcat (path, ".lock", NULL);
+  int fd, saved_errno;
+
+  if (g_mkdir_with_parents (dir, 0700) < 0)
+    goto fail;
+  fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    goto fail;
+  while (flock (fd, LOCK_EX) < 0)
+    if (errno != EINTR)
+      {
+        saved_errno = errno;
+        close (fd);
+        errno = saved_errno;
+        goto fail;
+      }
+  return fd;
+
+fail:
+  saved_errno = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               _("Cannot lock %s: %s"), lock, g_strerror (saved_errno));
+  return -1;
 }

@@ -45,4 +45,10 @@ gboolean rfk_airplane_store_lookup (const RfkAirplaneStore *store,
                                     gboolean *out_soft_blocked);
 void rfk_airplane_store_clear (RfkAirplaneStore *store);
 
+/* An exclusive flock() on a lock file next to the list, for a program
+ * that reads, decides and writes it while the applet is not running (the
+ * applet is the only writer otherwise).  Waits for the lock; returns the
+ * fd to close() to release it, or -1 with error. */
+int rfk_airplane_store_lock (GError **error);
+
 G_END_DECLS
