@@ -8,8 +8,8 @@
  *    mode written with CHANGE_ALL holds for radios that appear while no
  *    program of ours runs.
  *  - rfkill-input's KEY_RFKILL toggles from the global state of
- *    RFKILL_TYPE_ALL.  Entering with CHANGE_ALL(all) makes the next press
- *    leave airplane mode instead of doing nothing.
+ *    RFKILL_TYPE_ALL, which only CHANGE_ALL(all) sets (see
+ *    block_targets() for when we do).
  *  - A radio can only be switched with CHANGE (one idx) without touching
  *    the others: leaving airplane mode uses CHANGE per radio so a radio
  *    that was off before never flashes on, and CHANGE_ALL only for types
@@ -122,13 +122,38 @@ add_expect (RfkAirplanePlan *plan, guint32 idx, gboolean soft)
   g_array_append_val (plan->expect, expect);
 }
 
-/* Blocks the targets through the global state of each counted type.
- * Types the kernel does not number (newer than ours) get CHANGE. */
+static gboolean
+list_has_radio_off (const RfkAirplaneStore *store)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, store->radios);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (GPOINTER_TO_INT (value) == 2)
+      return TRUE;
+  return FALSE;
+}
+
+/*
+ * Blocks the targets through the global state of each counted type.
+ * The global state of RFKILL_TYPE_ALL (the one the airplane key toggles
+ * from) is set only when every radio will come back on: leaving can then
+ * reset it with one CHANGE_ALL.  Were a radio to stay off, resetting it
+ * would flash that radio on, and leaving it "blocked" would make the next
+ * key press turn every radio on; so then only the per-type states are
+ * set, and the key's first press in airplane mode does nothing (rfkill-
+ * input blocks what is blocked already), its second one ends it.
+ */
 static void
 block_targets (RfkAirplanePlan *plan, const RfkPolicyRadio *radios,
-               guint n_radios, const gboolean *target, guint32 counted_types)
+               guint n_radios, const gboolean *target, guint32 counted_types,
+               const RfkAirplaneStore *list)
 {
-  if (counted_types == RFK_AIRPLANE_TYPES_ALL)
+  gboolean by_all = counted_types == RFK_AIRPLANE_TYPES_ALL
+                    && !list_has_radio_off (list);
+
+  if (by_all)
     add_write (plan, RFK_OP_CHANGE_ALL, 0, RFK_TYPE_ALL, TRUE);
   else
     for (guint t = RFK_TYPE_ALL + 1; t < RFK_TYPE_COUNT; t++)
@@ -142,7 +167,7 @@ block_targets (RfkAirplanePlan *plan, const RfkPolicyRadio *radios,
       /* Not covered by a CHANGE_ALL of its type: a type we do not
        * know, or a radio claiming the "all" type. */
       if ((radios[i].type >= RFK_TYPE_COUNT || radios[i].type == RFK_TYPE_ALL)
-          && counted_types != RFK_AIRPLANE_TYPES_ALL)
+          && !by_all)
         add_write (plan, RFK_OP_CHANGE, radios[i].idx, radios[i].type, TRUE);
       add_expect (plan, radios[i].idx, TRUE);
     }
@@ -189,12 +214,12 @@ plan_block (RfkPolicyEvent event, const RfkPolicyRadio *radios,
     }
 
   /* A list already on disk is saved again only when it grew. */
+  if (any_target)
+    block_targets (plan, radios, n_radios, target, counted_types, store);
   if (extend ? list_changed : any_target)
     plan->save = store;
   else
     rfk_airplane_store_free (store);
-  if (any_target)
-    block_targets (plan, radios, n_radios, target, counted_types);
   return plan;
 }
 

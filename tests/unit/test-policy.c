@@ -93,9 +93,29 @@ test_on_remembers_and_sets_global_state (void)
   g_assert_false (remembered (plan->save, "bluetooth:usb-c"));
   writes = writes_string (plan);
   expect = expect_string (plan);
-  /* One CHANGE_ALL for every type: also the key's and new radios'. */
-  g_assert_cmpstr (writes, ==, "all:all:1");
+  /* wlan:pci-b stays off afterwards, so not the "all" global state
+   * (resetting it would flash pci-b): one CHANGE_ALL per type. */
+  g_assert_cmpstr (writes, ==,
+                   "all:wlan:1 all:bluetooth:1 all:uwb:1 all:wimax:1 "
+                   "all:wwan:1 all:gps:1 all:fm:1 all:nfc:1");
   g_assert_cmpstr (expect, ==, "0=1 2=1");
+}
+
+static void
+test_on_with_every_radio_on_sets_the_keys_state (void)
+{
+  RfkPolicyRadio radios[3];
+  g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+  g_autofree char *writes = NULL;
+
+  memcpy (radios, laptop, sizeof radios);
+  radios[1].soft = FALSE;
+  plan = rfk_airplane_policy_plan (RFK_POLICY_ON, radios, 3, empty,
+                                   RFK_AIRPLANE_TYPES_ALL);
+  writes = writes_string (plan);
+  /* Also the global state KEY_RFKILL toggles from. */
+  g_assert_cmpstr (writes, ==, "all:all:1");
 }
 
 static void
@@ -344,6 +364,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/policy/on-remembers-and-sets-global-state",
                    test_on_remembers_and_sets_global_state);
+  g_test_add_func ("/policy/on-with-every-radio-on-sets-the-keys-state",
+                   test_on_with_every_radio_on_sets_the_keys_state);
   g_test_add_func ("/policy/on-with-some-types-writes-per-type",
                    test_on_with_some_types_writes_per_type);
   g_test_add_func ("/policy/on-replaces-a-stale-list",
