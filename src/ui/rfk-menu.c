@@ -235,6 +235,7 @@ sync_radios (RfkMenu *self)
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
   /* Writes fail until the manager is ready (a socket's ADDs settle). */
   gboolean ready = rfk_manager_get_state (self->manager) == RFK_MANAGER_STATE_READY;
+  const GError *airplane_error;
   GHashTableIter iter;
   gpointer key, value;
   int base;
@@ -279,9 +280,16 @@ sync_radios (RfkMenu *self)
       set_sensitive_if_changed (item, ready && !device->hard);
     }
 
-  set_label_if_changed (self->status_item, status_text (self->manager));
+  /* A restore list we cannot use is said here, not only in the log. */
+  airplane_error = rfk_manager_get_airplane_error (self->manager);
+  set_label_if_changed (self->status_item,
+                        airplane_error != NULL && devices != NULL
+                        && devices->len > 0
+                          ? airplane_error->message
+                          : status_text (self->manager));
   set_visible_if_changed (self->status_item,
-                          devices == NULL || devices->len == 0);
+                          devices == NULL || devices->len == 0
+                          || airplane_error != NULL);
   set_sensitive_if_changed (self->airplane_item,
                             ready && devices != NULL && devices->len > 0);
   set_active_quietly (self->airplane_item,
@@ -484,7 +492,7 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
   RfkMenu *self = g_object_new (RFK_TYPE_MENU, NULL);
   static const char *const model_signals[] = {
     "device-added", "device-removed", "device-changed",
-    "airplane-mode-changed", "state-changed",
+    "airplane-mode-changed", "airplane-error-changed", "state-changed",
   };
 
   self->app = g_object_ref (app);
