@@ -377,6 +377,8 @@ rfk_manager_airplane_batch_end (RfkManager *self)
         entered_elsewhere (self);
     }
   g_hash_table_remove_all (self->batch_before);
+  /* Radios we now keep off count as blocked already. */
+  rfk_manager_update_airplane_mode (self);
 }
 
 /* The counted types changed while airplane mode held: it still holds,

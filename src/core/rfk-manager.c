@@ -278,8 +278,9 @@ rfk_manager_batch_end (RfkManager *self)
 {
   if (!self->in_batch)
     return;
-  rfk_manager_airplane_batch_end (self);
+  /* What the batch end itself changes is ours, not another program's. */
   self->in_batch = FALSE;
+  rfk_manager_airplane_batch_end (self);
 }
 
 void
