@@ -28,7 +28,7 @@ struct _RfkLedController
 
   RfkManager *manager;
   RfkLedRule rule;
-  RfkIndicatorStatus status;
+  RfkAirplaneLightStatus status;
   GError *error;
 
   int fd;                 /* our own connection; -1 with rule KERNEL */
@@ -113,7 +113,7 @@ rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager)
 }
 
 static void
-set_status (RfkLedController *self, RfkIndicatorStatus status,
+set_status (RfkLedController *self, RfkAirplaneLightStatus status,
             GError *error)
 {
   g_clear_error (&self->error);
@@ -150,14 +150,14 @@ indicator_error (RfkLedController *self, int err)
   return rfk_transport_error_new (path, RFK_TRANSPORT_WRITE, err);
 }
 
-static RfkIndicatorStatus
+static RfkAirplaneLightStatus
 status_for_errno (int err)
 {
   if (err == EINVAL)
-    return RFK_INDICATOR_UNSUPPORTED;
+    return RFK_AIRPLANE_LIGHT_UNSUPPORTED;
   if (err == EACCES)
-    return RFK_INDICATOR_BUSY;
-  return RFK_INDICATOR_UNKNOWN;
+    return RFK_AIRPLANE_LIGHT_BUSY;
+  return RFK_AIRPLANE_LIGHT_UNKNOWN;
 }
 
 /* Our fd gets every event too.  Read them so the kernel's queue stays
@@ -184,7 +184,7 @@ readable_cb (int fd, GIOCondition condition, gpointer user_data)
       /* The device went away; the manager tells us when it is back. */
       self->read_source = 0;
       close_fd (self);
-      set_status (self, RFK_INDICATOR_UNKNOWN,
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
                   g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                _("%s was closed"),
                                rfk_manager_get_device_path (self->manager)));
@@ -242,7 +242,7 @@ push_value (RfkLedController *self)
   RfkEvent event;
   int err;
 
-  if (self->status != RFK_INDICATOR_OWNED)
+  if (self->status != RFK_AIRPLANE_LIGHT_OWNED)
     return;
   value = rfk_led_rule_evaluate (self->rule, self->manager);
   /* Only real changes: no flapping, no redundant writes. */
@@ -288,7 +288,7 @@ acquire (RfkLedController *self, GError **error)
     }
   self->read_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                      readable_cb, self);
-  set_status (self, RFK_INDICATOR_OWNED, NULL);
+  set_status (self, RFK_AIRPLANE_LIGHT_OWNED, NULL);
   return TRUE;
 }
 
@@ -303,7 +303,7 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
     {
       close_fd (self);  /* the kernel takes over again */
       self->rule = rule;
-      set_status (self, RFK_INDICATOR_UNKNOWN, NULL);
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
       return TRUE;
     }
 
@@ -313,7 +313,7 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
   self->rule = rule;
   self->written = FALSE;
   push_value (self);
-  if (self->status != RFK_INDICATOR_OWNED)
+  if (self->status != RFK_AIRPLANE_LIGHT_OWNED)
     {
       if (self->error != NULL)
         g_propagate_error (error, g_error_copy (self->error));
@@ -329,10 +329,10 @@ rfk_led_controller_get_rule (RfkLedController *self)
   return self->rule;
 }
 
-RfkIndicatorStatus
+RfkAirplaneLightStatus
 rfk_led_controller_get_status (RfkLedController *self)
 {
-  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_INDICATOR_UNKNOWN);
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_AIRPLANE_LIGHT_UNKNOWN);
   return self->status;
 }
 
@@ -357,7 +357,7 @@ manager_state_cb (RfkManager *manager, RfkLedController *self)
   /* The device came back: take the LED again for the user's rule. */
   if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY
       && self->rule != RFK_LED_RULE_KERNEL && self->fd < 0
-      && self->status == RFK_INDICATOR_UNKNOWN)
+      && self->status == RFK_AIRPLANE_LIGHT_UNKNOWN)
     {
       if (acquire (self, &error))
         push_value (self);

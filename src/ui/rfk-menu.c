@@ -302,13 +302,13 @@ sync_leds (RfkMenu *self)
 {
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkLedRule in_force = rfk_led_controller_get_rule (leds);
-  RfkIndicatorStatus status = rfk_led_controller_get_status (leds);
+  RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
   const char *error = rfk_settings_get_led_error (self->settings);
   const char *reason = NULL;
 
-  if (status == RFK_INDICATOR_UNSUPPORTED)
+  if (status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
     reason = _("Not supported by this kernel");
-  else if (status == RFK_INDICATOR_BUSY)
+  else if (status == RFK_AIRPLANE_LIGHT_BUSY)
     reason = _("Controlled by another program");
   else if (error != NULL)
     reason = error;
@@ -321,7 +321,7 @@ sync_leds (RfkMenu *self)
                           on_led_toggled);
       /* Only the kernel's own rule works without the indicator ops. */
       set_sensitive_if_changed (self->led_items[i],
-                                status != RFK_INDICATOR_UNSUPPORTED ||
+                                status != RFK_AIRPLANE_LIGHT_UNSUPPORTED ||
                                 led_rules[i].rule == RFK_LED_RULE_KERNEL);
     }
 

@@ -108,13 +108,13 @@ test_patched_kernel_lights_led_for_airplane_mode (LedFixture *lf,
   g_autofree char *writes_before = NULL, *writes_after = NULL;
 
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNKNOWN);
+                   RFK_AIRPLANE_LIGHT_UNKNOWN);
   g_assert_true (rfk_led_controller_set_rule (led,
                                               RFK_LED_RULE_AIRPLANE_MODE,
                                               &error));
   g_assert_no_error (error);
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_OWNED);
+                   RFK_AIRPLANE_LIGHT_OWNED);
   g_assert_cmpint (rfk_led_controller_get_rule (led), ==,
                    RFK_LED_RULE_AIRPLANE_MODE);
   g_assert_true (indicator_is (lf, "dark owned"));
@@ -153,7 +153,7 @@ test_never_keeps_it_dark (LedFixture *lf, gconstpointer data)
   g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_KERNEL,
                                               &error));
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNKNOWN);
+                   RFK_AIRPLANE_LIGHT_UNKNOWN);
   g_assert_true (indicator_is (lf, "lit kernel"));
 }
 
@@ -174,7 +174,7 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
   g_assert_nonnull (strstr (error->message, lf->f.socket_path));
   g_assert_cmpint (rfk_led_controller_get_status (second), ==,
-                   RFK_INDICATOR_BUSY);
+                   RFK_AIRPLANE_LIGHT_BUSY);
   g_assert_cmpint (rfk_led_controller_get_rule (second), ==,
                    RFK_LED_RULE_KERNEL);
   g_assert_nonnull (rfk_led_controller_get_error (second));
@@ -198,13 +198,13 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
 static gboolean
 is_owned (gpointer data)
 {
-  return rfk_led_controller_get_status (data) == RFK_INDICATOR_OWNED;
+  return rfk_led_controller_get_status (data) == RFK_AIRPLANE_LIGHT_OWNED;
 }
 
 static gboolean
 is_not_owned (gpointer data)
 {
-  return rfk_led_controller_get_status (data) != RFK_INDICATOR_OWNED;
+  return rfk_led_controller_get_status (data) != RFK_AIRPLANE_LIGHT_OWNED;
 }
 
 static void
@@ -243,7 +243,7 @@ test_stock_kernel_is_unsupported (LedFixture *lf, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (error->message, "rfkill-airplane"));
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNSUPPORTED);
+                   RFK_AIRPLANE_LIGHT_UNSUPPORTED);
   /* The previous rule stays in force. */
   g_assert_cmpint (rfk_led_controller_get_rule (led), ==,
                    RFK_LED_RULE_KERNEL);
