@@ -4,6 +4,7 @@
  */
 #include <gio/gio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include "rfk-airplane-store.h"
 #include "rfk-device.h"
 #include "rfk-event.h"
+#include "rfk-manager-private.h"
 #include "test-util.h"
 
 #define BT RFK_TYPE_BLUETOOTH
@@ -869,6 +871,33 @@ test_permission_denied_names_the_udev_rule (Fixture *f, gconstpointer data)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
+/* --list needs no write access, like util-linux rfkill: a character
+ * device is opened O_RDONLY.  (Root ignores file modes, so the test looks
+ * at the open flags; /dev/ptmx is a character device anyone may open and
+ * that has nothing to read, like /dev/rfkill without radios.) */
+static void
+test_read_only_manager_opens_the_device_read_only (Fixture *f,
+                                                   gconstpointer data)
+{
+  g_autoptr (RfkManager) manager = NULL;
+  int flags;
+
+  if (!g_file_test ("/dev/ptmx", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/ptmx");
+      return;
+    }
+  manager = rfk_manager_new ("/dev/ptmx");
+  rfk_manager_set_read_only (manager, TRUE);
+  rfk_manager_start (manager);
+  g_assert_cmpint (rfk_manager_get_state (manager), ==,
+                   RFK_MANAGER_STATE_READY);
+  g_assert_cmpint (manager->fd, >=, 0);
+  flags = fcntl (manager->fd, F_GETFL);
+  g_assert_cmpint (flags & O_ACCMODE, ==, O_RDONLY);
+  g_assert_cmpuint (rfk_manager_get_devices (manager)->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -925,6 +954,8 @@ main (int argc, char **argv)
        test_device_goes_away_and_comes_back);
   ADD ("relay-vanishing-is-an-error-not-a-crash",
        test_relay_vanishing_is_an_error_not_a_crash);
+  ADD ("read-only-manager-opens-the-device-read-only",
+       test_read_only_manager_opens_the_device_read_only);
   ADD ("permission-denied-names-the-udev-rule",
        test_permission_denied_names_the_udev_rule);
 #undef ADD
