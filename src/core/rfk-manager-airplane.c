@@ -245,7 +245,8 @@ rfk_manager_airplane_on_ready (RfkManager *self)
 
   if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
-  if (!rfk_manager_compute_airplane_mode (self, NULL))
+  /* A reader (--list) changes nothing, the list included. */
+  if (!self->read_only && !rfk_manager_compute_airplane_mode (self, NULL))
     {
       g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
 
