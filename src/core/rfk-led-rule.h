@@ -43,9 +43,13 @@ G_DECLARE_FINAL_TYPE (RfkLedController, rfk_led_controller, RFK,
 
 RfkLedController *rfk_led_controller_new (RfkManager *manager);
 /* Errors (unsupported kernel, owned elsewhere) are reported, never fatal;
- * the previous rule stays in force when acquiring fails. */
+ * the previous rule stays in force when acquiring fails.  Never blocks:
+ * on a socket the kernel's answer comes later, so this returns TRUE while
+ * rfk_led_controller_is_pending(), and "status-changed" tells OWNED (the
+ * rule is in force) or why not. */
 gboolean rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
                                       GError **error);
+gboolean rfk_led_controller_is_pending (RfkLedController *self);
 RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
 RfkAirplaneLightStatus rfk_led_controller_get_status (RfkLedController *self);
 /* Why the last set_rule() or re-acquire failed; NULL when fine. */

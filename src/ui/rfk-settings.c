@@ -80,6 +80,16 @@ on_manager_state_changed (RfkManager *manager, RfkSettings *self)
 static void
 on_leds_status_changed (RfkSettings *self)
 {
+  const GError *error = rfk_led_controller_get_error (self->leds);
+
+  /* Taking the light may be answered later (over a socket): the reason
+   * shown is always the controller's latest. */
+  if (!rfk_led_controller_is_pending (self->leds))
+    {
+      g_clear_pointer (&self->led_error, g_free);
+      if (error != NULL)
+        self->led_error = g_strdup (error->message);
+    }
   g_signal_emit (self, signals[SIGNAL_LED_CHANGED], 0);
 }
 
