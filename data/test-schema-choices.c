@@ -7,11 +7,15 @@
 
 #include "rfk-device.h"
 #include "rfk-led-rule.h"
+#include "rfk-preferences.h"
+
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 
 static GSettingsSchema *schema;
 
 static GStrv
-choices (const char *key_name)
+choices (const char *key_name, const char *want_kind)
 {
   g_autoptr(GSettingsSchemaKey) key = g_settings_schema_get_key (schema, key_name);
   g_autoptr(GVariant) range = g_settings_schema_key_get_range (key);
@@ -19,14 +23,14 @@ choices (const char *key_name)
   g_autoptr(GVariant) values = NULL;
 
   g_variant_get (range, "(sv)", &kind, &values);
-  g_assert_cmpstr (kind, ==, "enum");
+  g_assert_cmpstr (kind, ==, want_kind);
   return g_variant_dup_strv (values, NULL);
 }
 
 static void
 test_led_rules (void)
 {
-  g_auto(GStrv) names = choices ("led-rule");
+  g_auto(GStrv) names = choices ("led-rule", "enum");
 
   g_assert_cmpuint (g_strv_length (names), ==, RFK_LED_RULE_COUNT);
   for (guint i = 0; names[i] != NULL; i++)
@@ -44,7 +48,7 @@ test_led_rules (void)
 static void
 test_radio_types (void)
 {
-  g_auto(GStrv) names = choices ("airplane-radio-types");
+  g_auto(GStrv) names = choices ("airplane-radio-types", "flags");
 
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -56,6 +60,39 @@ test_radio_types (void)
   for (guint type = 0; type < RFK_TYPE_COUNT; type++)
     g_assert_true (g_strv_contains ((const char *const *) names,
                                     rfk_type_to_string (type)));
+}
+
+/* The numbers behind the names are the core's: 1 << type for the flags,
+ * RfkLedRule for the enum (read back through a memory backend). */
+static void
+test_numbers_are_the_cores (void)
+{
+  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
+  g_autoptr(GSettings) settings = g_settings_new_full (schema, backend, NULL);
+
+  for (guint type = 0; type < RFK_TYPE_COUNT; type++)
+    {
+      const char *names[] = { rfk_type_to_string (type), NULL };
+
+      g_assert_true (g_settings_set_strv (settings, "airplane-radio-types",
+                                          names));
+      g_assert_cmphex (g_settings_get_flags (settings, "airplane-radio-types"),
+                       ==, 1u << type);
+    }
+  g_assert_cmphex (rfk_preferences_get_airplane_types (settings), ==,
+                   1u << RFK_TYPE_NFC);
+  g_settings_reset (settings, "airplane-radio-types");
+  g_assert_cmphex (rfk_preferences_get_airplane_types (settings), ==,
+                   RFK_AIRPLANE_TYPES_ALL);
+  for (guint rule = 0; rule < RFK_LED_RULE_COUNT; rule++)
+    {
+      g_autofree char *name = NULL;
+
+      rfk_preferences_set_led_rule (settings, rule);
+      name = g_settings_get_string (settings, "led-rule");
+      g_assert_cmpstr (name, ==, rfk_led_rule_to_string (rule));
+      g_assert_cmpint (rfk_preferences_get_led_rule (settings), ==, rule);
+    }
 }
 
 int
@@ -74,5 +111,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/schema/led-rule", test_led_rules);
   g_test_add_func ("/schema/airplane-radio-types", test_radio_types);
+  g_test_add_func ("/schema/numbers-are-the-cores", test_numbers_are_the_cores);
   return g_test_run ();
 }

@@ -5,8 +5,12 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <unistd.h>
 
+#include "rfk-airplane-store.h"
 #include "rfk-cli-common.h"
+#include "rfk-remote.h"
+#include "rfk-transport.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -41,16 +45,115 @@ done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   g_main_loop_quit (wait->loop);
 }
 
+static const char *const action_names[] = {
+  [RFK_CLI_AIRPLANE_OFF] = "off",
+  [RFK_CLI_AIRPLANE_ON] = "on",
+  [RFK_CLI_AIRPLANE_TOGGLE] = "toggle",
+};
+
+typedef enum {
+  ASKED_NOBODY,   /* no applet (or not on our device): do it ourselves */
+  ASKED_DONE,
+  ASKED_FAILED,
+} Asked;
+
+/* Asks the running applet (rfk-remote.h) to do it. */
+static Asked
+ask_applet (const char *device_path, RfkCliAirplane action,
+            gboolean *out_enabled, GError **error)
+{
+  g_autoptr (GDBusConnection) bus = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) local_error = NULL;
+
+  /* Never start a bus (dbus-launch) just to find nobody on it. */
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    {
+      g_autofree char *socket = g_build_filename (g_get_user_runtime_dir (),
+                                                  "bus", NULL);
+
+      if (!g_file_test (socket, G_FILE_TEST_EXISTS))
+        return ASKED_NOBODY;
+    }
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (bus == NULL)
+    return ASKED_NOBODY;
+  reply = g_dbus_connection_call_sync (bus, APP_ID, RFK_REMOTE_PATH,
+                                       RFK_REMOTE_INTERFACE, "Set",
+                                       g_variant_new ("(ss)",
+                                                      action_names[action],
+                                                      device_path),
+                                       G_VARIANT_TYPE ("(b)"),
+                                       G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                       RFK_REMOTE_TIMEOUT_MS, NULL,
+                                       &local_error);
+  if (reply != NULL)
+    {
+      g_variant_get (reply, "(b)", out_enabled);
+      return ASKED_DONE;
+    }
+  if (g_error_matches (local_error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN)
+      || g_error_matches (local_error, G_DBUS_ERROR,
+                          G_DBUS_ERROR_NAME_HAS_NO_OWNER)
+      || g_error_matches (local_error, G_DBUS_ERROR,
+                          G_DBUS_ERROR_UNKNOWN_METHOD)
+      || g_error_matches (local_error, G_DBUS_ERROR,
+                          G_DBUS_ERROR_UNKNOWN_OBJECT)
+      || g_error_matches (local_error, G_DBUS_ERROR,
+                          G_DBUS_ERROR_INVALID_ARGS))
+    return ASKED_NOBODY;
+  g_dbus_error_strip_remote_error (local_error);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return ASKED_FAILED;
+}
+
+static int
+report (RfkCliAirplane action, gboolean enable, const GError *error)
+{
+  if (error != NULL && action == RFK_CLI_AIRPLANE_TOGGLE)
+    return rfk_cli_fail (_("Cannot switch airplane mode: %s"),
+                         error->message);
+  if (error != NULL)
+    return rfk_cli_fail (enable ? _("Cannot turn airplane mode on: %s")
+                                : _("Cannot turn airplane mode off: %s"),
+                         error->message);
+  printf ("%s\n", enable ? _("Airplane mode is on.")
+                         : _("Airplane mode is off."));
+  return 0;
+}
+
 int
 rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
 {
-  g_autoptr (RfkManager) manager = rfk_cli_open_manager (device_path);
+  g_autoptr (RfkManager) manager = NULL;
   g_autoptr (GMainLoop) loop = NULL;
+  g_autoptr (GError) error = NULL;
   Wait wait = { 0 };
-  gboolean enable;
+  gboolean enable = action == RFK_CLI_AIRPLANE_ON;
+  int lock_fd, status;
 
+  if (device_path == NULL)
+    device_path = RFK_DEFAULT_DEVICE;
+  switch (ask_applet (device_path, action, &enable, &error))
+    {
+    case ASKED_DONE:
+      return report (action, enable, NULL);
+    case ASKED_FAILED:
+      return report (action, enable, error);
+    case ASKED_NOBODY:
+      break;
+    }
+
+  /* Nobody else writes the list while we read, decide and write it. */
+  lock_fd = rfk_airplane_store_lock (&error);
+  if (lock_fd < 0)
+    return rfk_cli_fail ("%s", error->message);
+  manager = rfk_cli_open_manager (device_path, FALSE);
   if (manager == NULL)
-    return 1;
+    {
+      close (lock_fd);
+      return 1;
+    }
 
   enable = action == RFK_CLI_AIRPLANE_ON
            || (action == RFK_CLI_AIRPLANE_TOGGLE
@@ -60,15 +163,8 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb, &wait);
   g_main_loop_run (loop);
 
-  if (wait.error != NULL)
-    {
-      g_autoptr (GError) error = g_steal_pointer (&wait.error);
-
-      return rfk_cli_fail (enable ? _("Cannot turn airplane mode on: %s")
-                                  : _("Cannot turn airplane mode off: %s"),
-                           error->message);
-    }
-  printf ("%s\n", enable ? _("Airplane mode is on.")
-                         : _("Airplane mode is off."));
-  return 0;
+  status = report (RFK_CLI_AIRPLANE_ON, enable, wait.error);
+  g_clear_error (&wait.error);
+  close (lock_fd);
+  return status;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rfk-device.h"
+#include "rfk-preferences.h"
 
 int
 rfk_cli_fail (const char *format, ...)
@@ -33,43 +34,23 @@ state_changed_cb (RfkManager *manager, GMainLoop *loop)
 static void
 apply_settings (RfkManager *manager)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = NULL;
-  g_autoptr (GSettings) settings = NULL;
-  g_auto (GStrv) types = NULL;
-  guint32 mask = 0;
+  g_autoptr (GSettings) settings = rfk_preferences_open (NULL);
 
-  if (source == NULL)
-    return;
-  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL || !g_settings_schema_has_key (schema,
-                                                    "airplane-radio-types"))
-    return;
-  settings = g_settings_new_full (schema, NULL, NULL);
-  types = g_settings_get_strv (settings, "airplane-radio-types");
-  for (guint i = 0; types[i] != NULL; i++)
-    {
-      RfkType type;
-
-      if (!rfk_type_from_string (types[i], &type) || type == RFK_TYPE_ALL)
-        {
-          mask = RFK_AIRPLANE_TYPES_ALL;
-          break;
-        }
-      mask |= 1u << type;
-    }
-  rfk_manager_set_airplane_types (manager, mask ? mask
-                                                : RFK_AIRPLANE_TYPES_ALL);
+  if (settings != NULL)
+    rfk_manager_set_airplane_types (manager,
+                                    rfk_preferences_get_airplane_types (
+                                      settings));
 }
 
 RfkManager *
-rfk_cli_open_manager (const char *device_path)
+rfk_cli_open_manager (const char *device_path, gboolean read_only)
 {
   g_autoptr (RfkManager) manager = rfk_manager_new (device_path);
   g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   gulong handler;
 
   apply_settings (manager);
+  rfk_manager_set_read_only (manager, read_only);
   handler = g_signal_connect (manager, "state-changed",
                               G_CALLBACK (state_changed_cb), loop);
   rfk_manager_start (manager);

@@ -6,8 +6,10 @@
 G_BEGIN_DECLS
 
 /* A started manager whose initial ADDs are in, or NULL after printing
- * why not (the error names the device and the cause). */
-RfkManager *rfk_cli_open_manager (const char *device_path);
+ * why not (the error names the device and the cause).  read_only: for
+ * listing, which needs no write access to the device. */
+RfkManager *rfk_cli_open_manager (const char *device_path,
+                                  gboolean read_only);
 
 /* "rfkill-applet: <message>" on stderr; returns 1 for `return`. */
 int rfk_cli_fail (const char *format, ...) G_GNUC_PRINTF (1, 2);

@@ -171,6 +171,13 @@ print_json (RfkManager *manager)
   json_builder_set_member_name (builder, "airplane-mode");
   json_builder_add_boolean_value (builder,
                                   rfk_manager_get_airplane_mode (manager));
+  json_builder_set_member_name (builder, "airplane-error");
+  if (rfk_manager_get_airplane_error (manager) != NULL)
+    json_builder_add_string_value (builder,
+                                   rfk_manager_get_airplane_error (manager)
+                                     ->message);
+  else
+    json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "hardware-switch");
   json_builder_add_boolean_value (builder,
                                   rfk_manager_get_hardware_blocked (manager));
@@ -186,10 +193,15 @@ print_json (RfkManager *manager)
 int
 rfk_cli_list (const char *device_path, gboolean json)
 {
-  g_autoptr (RfkManager) manager = rfk_cli_open_manager (device_path);
+  g_autoptr (RfkManager) manager = rfk_cli_open_manager (device_path, TRUE);
+  const GError *airplane_error;
 
   if (manager == NULL)
     return 1;
+  /* A corrupt restore list is shown, not only logged. */
+  airplane_error = rfk_manager_get_airplane_error (manager);
+  if (airplane_error != NULL)
+    rfk_cli_fail ("%s", airplane_error->message);
   if (json)
     print_json (manager);
   else

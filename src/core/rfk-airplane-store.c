@@ -6,10 +6,14 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #define GROUP_STATE  "airplane-mode"
 #define GROUP_RADIOS "radios"
 #define KEY_ACTIVE   "active"
+#define KEY_CORRUPT  "corrupt-copy"
 
 char *
 rfk_airplane_store_dup_path (void)
@@ -40,6 +44,7 @@ rfk_airplane_store_free (RfkAirplaneStore *store)
   if (store == NULL)
     return;
   g_hash_table_unref (store->radios);
+  g_free (store->corrupt_copy);
   g_free (store);
 }
 
@@ -70,7 +75,20 @@ rfk_airplane_store_load (GError **error)
     }
 
   store->active = g_key_file_get_boolean (file, GROUP_STATE, KEY_ACTIVE,
-                                          NULL);
+                                          &local_error);
+  if (local_error != NULL
+      && !g_error_matches (local_error, G_KEY_FILE_ERROR,
+                           G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
+      && !g_error_matches (local_error, G_KEY_FILE_ERROR,
+                           G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Cannot read airplane-mode state %s: %s"), path,
+                   local_error->message);
+      return NULL;
+    }
+  store->corrupt_copy = g_key_file_get_string (file, GROUP_STATE,
+                                               KEY_CORRUPT, NULL);
   keys = g_key_file_get_keys (file, GROUP_RADIOS, NULL, NULL);
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
@@ -80,7 +98,13 @@ rfk_airplane_store_load (GError **error)
       gboolean blocked;
 
       if (key == NULL || value == NULL)
-        continue;
+        {
+          g_set_error (error, G_KEY_FILE_ERROR,
+                       G_KEY_FILE_ERROR_INVALID_VALUE,
+                       _("Cannot read airplane-mode state %s: the radio "
+                         "“%s” is not readable"), path, keys[i]);
+          return NULL;
+        }
       if (g_str_equal (value, "blocked"))
         blocked = TRUE;
       else if (g_str_equal (value, "unblocked"))
@@ -120,6 +144,9 @@ rfk_airplane_store_save (const RfkAirplaneStore *store, GError **error)
     }
 
   g_key_file_set_boolean (file, GROUP_STATE, KEY_ACTIVE, store->active);
+  if (store->corrupt_copy != NULL)
+    g_key_file_set_string (file, GROUP_STATE, KEY_CORRUPT,
+                           store->corrupt_copy);
   g_hash_table_iter_init (&iter, store->radios);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -167,5 +194,36 @@ void
 rfk_airplane_store_clear (RfkAirplaneStore *store)
 {
   store->active = FALSE;
+  g_clear_pointer (&store->corrupt_copy, g_free);
   g_hash_table_remove_all (store->radios);
+}
+
+int
+rfk_airplane_store_lock (GError **error)
+{
+  g_autofree char *path = rfk_airplane_store_dup_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *lock = g_strconcat (path, ".lock", NULL);
+  int fd, saved_errno;
+
+  if (g_mkdir_with_parents (dir, 0700) < 0)
+    goto fail;
+  fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    goto fail;
+  while (flock (fd, LOCK_EX) < 0)
+    if (errno != EINTR)
+      {
+        saved_errno = errno;
+        close (fd);
+        errno = saved_errno;
+        goto fail;
+      }
+  return fd;
+
+fail:
+  saved_errno = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               _("Cannot lock %s: %s"), lock, g_strerror (saved_errno));
+  return -1;
 }

@@ -33,17 +33,29 @@ rfk_device_is_blocked (const RfkDevice *device)
   return device->soft || device->hard;
 }
 
+static char *
+make_key (guint8 type_number, const char *identity)
+{
+  const char *type = rfk_type_to_string (type_number);
+
+  if (type != NULL)
+    return g_strdup_printf ("%s:%s", type, identity);
+  return g_strdup_printf ("type%u:%s", type_number, identity);
+}
+
 char *
 rfk_device_dup_key (const RfkDevice *device)
 {
-  const char *type;
-
   g_return_val_if_fail (device != NULL, NULL);
+  return make_key (device->type, device->device_path ? device->device_path
+                                                     : device->name);
+}
 
-  type = rfk_type_to_string (device->type);
-  if (type != NULL)
-    return g_strdup_printf ("%s:%s", type, device->name);
-  return g_strdup_printf ("type%u:%s", device->type, device->name);
+char *
+rfk_device_dup_name_key (const RfkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  return make_key (device->type, device->name);
 }
 
 const char *

@@ -36,12 +36,20 @@ typedef struct {
   gboolean hard;       /* hard-blocked */
   guint8 hard_reasons; /* RfkHardReason bits; 0 with V1-only kernels */
   char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
+  char *device_path;   /* bus device under /sys/devices, or NULL
+                          (rfk-identity.h) */
 } RfkDevice;
 
 gboolean rfk_device_is_blocked (const RfkDevice *device);
 
-/* Stable identity across re-adds: "type:name", e.g. "wlan:phy0". */
+/*
+ * Stable identity across re-plugs and reboots, like systemd-rfkill's:
+ * "type:device path" ("wlan:pci0000:00/0000:00:14.3"); a radio without a
+ * bus device falls back to "type:name" ("wlan:phy0").
+ */
 char *rfk_device_dup_key (const RfkDevice *device);
+/* Always "type:name": how lists saved before device paths are keyed. */
+char *rfk_device_dup_name_key (const RfkDevice *device);
 
 /* Type table: short name ("wlan"), NULL for unknown numbers. */
 const char *rfk_type_to_string (guint type);

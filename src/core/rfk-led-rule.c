@@ -13,14 +13,22 @@
 #include <errno.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include "rfk-event.h"
 #include "rfk-transport.h"
 
-/* A socket peer answers ACQUIRE with a status packet; wait this long. */
+/* A socket peer answers ACQUIRE with a status packet; give up after. */
 #define STATUS_TIMEOUT_MS 2000
+
+/* Taking the light over a socket, without blocking: the peer first ends
+ * its list of ADDs with a status packet (rfk-protocol.h), then answers
+ * ACQUIRE with another. */
+typedef enum {
+  ACQUIRE_IDLE,
+  ACQUIRE_WAIT_LIST_END,
+  ACQUIRE_WAIT_ANSWER,
+} AcquirePhase;
 
 struct _RfkLedController
 {
@@ -28,7 +36,7 @@ struct _RfkLedController
 
   RfkManager *manager;
   RfkLedRule rule;
-  RfkIndicatorStatus status;
+  RfkAirplaneLightStatus status;
   GError *error;
 
   int fd;                 /* our own connection; -1 with rule KERNEL */
@@ -36,6 +44,9 @@ struct _RfkLedController
   guint read_source;
   gboolean written;       /* last_value is valid */
   gboolean last_value;    /* what we last asked the kernel for */
+  AcquirePhase phase;
+  RfkLedRule pending_rule;/* in force once ACQUIRE is answered */
+  guint acquire_timeout;
 };
 
 enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
@@ -113,7 +124,7 @@ rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager)
 }
 
 static void
-set_status (RfkLedController *self, RfkIndicatorStatus status,
+set_status (RfkLedController *self, RfkAirplaneLightStatus status,
             GError *error)
 {
   g_clear_error (&self->error);
@@ -126,6 +137,8 @@ static void
 close_fd (RfkLedController *self)
 {
   g_clear_handle_id (&self->read_source, g_source_remove);
+  g_clear_handle_id (&self->acquire_timeout, g_source_remove);
+  self->phase = ACQUIRE_IDLE;
   if (self->fd >= 0)
     close (self->fd);
   self->fd = -1;
@@ -150,18 +163,92 @@ indicator_error (RfkLedController *self, int err)
   return rfk_transport_error_new (path, RFK_TRANSPORT_WRITE, err);
 }
 
-static RfkIndicatorStatus
+static RfkAirplaneLightStatus
 status_for_errno (int err)
 {
   if (err == EINVAL)
-    return RFK_INDICATOR_UNSUPPORTED;
+    return RFK_AIRPLANE_LIGHT_UNSUPPORTED;
   if (err == EACCES)
-    return RFK_INDICATOR_BUSY;
-  return RFK_INDICATOR_UNKNOWN;
+    return RFK_AIRPLANE_LIGHT_BUSY;
+  return RFK_AIRPLANE_LIGHT_UNKNOWN;
+}
+
+static void push_value (RfkLedController *self);
+
+/* Returns the errno of writing event, 0 on success. */
+static int
+write_op (RfkLedController *self, const RfkEvent *event)
+{
+  const char *path = rfk_manager_get_device_path (self->manager);
+  g_autoptr (GError) local_error = NULL;
+
+  if (!rfk_transport_write (self->fd, path, event, &local_error))
+    return errno;
+  return 0;
+}
+
+/* ACQUIRE was answered (err 0: the light is ours) or not in time. */
+static void
+acquire_done (RfkLedController *self, int err)
+{
+  g_clear_handle_id (&self->acquire_timeout, g_source_remove);
+  self->phase = ACQUIRE_IDLE;
+  if (err != 0)
+    {
+      /* The previous rule stays in force. */
+      close_fd (self);
+      set_status (self, status_for_errno (err), indicator_error (self, err));
+      return;
+    }
+  self->rule = self->pending_rule;
+  self->written = FALSE;
+  set_status (self, RFK_AIRPLANE_LIGHT_OWNED, NULL);
+  push_value (self);
+}
+
+static gboolean
+acquire_timeout_cb (gpointer user_data)
+{
+  RfkLedController *self = user_data;
+
+  self->acquire_timeout = 0;
+  acquire_done (self, ETIMEDOUT);
+  return G_SOURCE_REMOVE;
+}
+
+/* A status packet from a socket peer, in whatever phase we are. */
+static gboolean
+handle_status (RfkLedController *self, int err)
+{
+  RfkEvent acquire = rfk_event_indicator_acquire ();
+
+  switch (self->phase)
+    {
+    case ACQUIRE_WAIT_LIST_END:
+      err = write_op (self, &acquire);
+      if (err != 0)
+        {
+          acquire_done (self, err);
+          return FALSE;
+        }
+      self->phase = ACQUIRE_WAIT_ANSWER;
+      return TRUE;
+    case ACQUIRE_WAIT_ANSWER:
+      acquire_done (self, err);
+      return self->fd >= 0;
+    case ACQUIRE_IDLE:
+    default:
+      /* The answer to a CHANGE of the light. */
+      if (err == 0)
+        return TRUE;
+      close_fd (self);
+      set_status (self, status_for_errno (err), indicator_error (self, err));
+      return FALSE;
+    }
 }
 
 /* Our fd gets every event too.  Read them so the kernel's queue stays
- * empty; status packets tell us about refused LED changes. */
+ * empty; status packets answer our operations. */
 static gboolean
 readable_cb (int fd, GIOCondition condition, gpointer user_data)
 {
@@ -171,12 +258,14 @@ readable_cb (int fd, GIOCondition condition, gpointer user_data)
   int err;
 
   while ((n = rfk_transport_read (fd, buf)) > 0)
-    if (self->is_socket && rfk_status_decode (buf, n, &err) && err != 0)
+    if (self->is_socket && rfk_status_decode (buf, n, &err))
       {
-        self->read_source = 0;
-        close_fd (self);
-        set_status (self, status_for_errno (err), indicator_error (self, err));
-        return G_SOURCE_REMOVE;
+        guint source = self->read_source;
+
+        self->read_source = 0;  /* close_fd() must not remove us */
+        if (!handle_status (self, err))
+          return G_SOURCE_REMOVE;
+        self->read_source = source;
       }
 
   if (n == 0 || (n < 0 && errno != EAGAIN) || (condition & G_IO_HUP))
@@ -184,55 +273,13 @@ readable_cb (int fd, GIOCondition condition, gpointer user_data)
       /* The device went away; the manager tells us when it is back. */
       self->read_source = 0;
       close_fd (self);
-      set_status (self, RFK_INDICATOR_UNKNOWN,
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
                   g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                _("%s was closed"),
                                rfk_manager_get_device_path (self->manager)));
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
-}
-
-/* Sockets cannot fail a write(); wait for the peer's status packet. */
-static int
-wait_status (RfkLedController *self)
-{
-  gint64 deadline = g_get_monotonic_time () + STATUS_TIMEOUT_MS * 1000;
-  guint8 buf[RFK_EVENT_SIZE_MAX];
-
-  for (;;)
-    {
-      struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
-      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
-      gssize n;
-      int err;
-
-      if (left <= 0)
-        return ETIMEDOUT;
-      if (poll (&pfd, 1, (int) left) < 0 && errno != EINTR)
-        return errno;
-      while ((n = rfk_transport_read (self->fd, buf)) > 0)
-        if (rfk_status_decode (buf, n, &err))
-          return err;
-      if (n == 0)
-        return ECONNRESET;
-      if (errno != EAGAIN)
-        return errno;
-    }
-}
-
-/* Returns the errno of the operation, 0 on success. */
-static int
-write_op (RfkLedController *self, const RfkEvent *event, gboolean sync)
-{
-  const char *path = rfk_manager_get_device_path (self->manager);
-  g_autoptr (GError) local_error = NULL;
-
-  if (!rfk_transport_write (self->fd, path, event, &local_error))
-    return errno;
-  if (self->is_socket && sync)
-    return wait_status (self);
-  return 0;
 }
 
 static void
@@ -242,14 +289,14 @@ push_value (RfkLedController *self)
   RfkEvent event;
   int err;
 
-  if (self->status != RFK_INDICATOR_OWNED)
+  if (self->status != RFK_AIRPLANE_LIGHT_OWNED)
     return;
   value = rfk_led_rule_evaluate (self->rule, self->manager);
   /* Only real changes: no flapping, no redundant writes. */
   if (self->written && value == self->last_value)
     return;
   event = rfk_event_indicator_change (value);
-  err = write_op (self, &event, FALSE);
+  err = write_op (self, &event);
   if (err != 0)
     {
       close_fd (self);
@@ -260,35 +307,40 @@ push_value (RfkLedController *self)
   self->last_value = value;
 }
 
+/*
+ * Opens our own fd and takes the light for rule.  On a device the answer
+ * is write()'s errno, at once.  On a socket the answers come as status
+ * packets: this returns TRUE at once, and "status-changed" says OWNED (rule
+ * in force) or why not, without ever blocking the main loop.
+ */
 static gboolean
-acquire (RfkLedController *self, GError **error)
+acquire (RfkLedController *self, RfkLedRule rule, GError **error)
 {
   const char *path = rfk_manager_get_device_path (self->manager);
   RfkEvent event = rfk_event_indicator_acquire ();
-  int fd, err = 0;
+  int fd, err;
 
   fd = rfk_transport_open (path, &self->is_socket, error);
   if (fd < 0)
     return FALSE;
   self->fd = fd;
-  /* A socket peer first ends its list of ADDs with a status packet
-   * (rfk-protocol.h); that one must not pass for ACQUIRE's answer. */
-  if (self->is_socket)
-    err = wait_status (self);
-  if (err == 0)
-    err = write_op (self, &event, TRUE);
-  if (err != 0)
-    {
-      GError *reason = indicator_error (self, err);
-
-      close_fd (self);
-      set_status (self, status_for_errno (err), g_error_copy (reason));
-      g_propagate_error (error, reason);
-      return FALSE;
-    }
+  self->pending_rule = rule;
   self->read_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                      readable_cb, self);
-  set_status (self, RFK_INDICATOR_OWNED, NULL);
+  if (self->is_socket)
+    {
+      self->phase = ACQUIRE_WAIT_LIST_END;
+      self->acquire_timeout = g_timeout_add (STATUS_TIMEOUT_MS,
+                                             acquire_timeout_cb, self);
+      return TRUE;
+    }
+  err = write_op (self, &event);
+  acquire_done (self, err);
+  if (err != 0)
+    {
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -303,23 +355,35 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
     {
       close_fd (self);  /* the kernel takes over again */
       self->rule = rule;
-      set_status (self, RFK_INDICATOR_UNKNOWN, NULL);
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
       return TRUE;
     }
 
-  if (self->fd < 0 && !acquire (self, error))
-    return FALSE;  /* previous rule stays in force */
+  if (self->phase != ACQUIRE_IDLE)
+    {
+      self->pending_rule = rule;  /* applied when the answer comes */
+      return TRUE;
+    }
+  if (self->fd < 0)
+    return acquire (self, rule, error);  /* previous rule stays on failure */
 
   self->rule = rule;
   self->written = FALSE;
   push_value (self);
-  if (self->status != RFK_INDICATOR_OWNED)
+  if (self->status != RFK_AIRPLANE_LIGHT_OWNED)
     {
       if (self->error != NULL)
         g_propagate_error (error, g_error_copy (self->error));
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+rfk_led_controller_is_pending (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), FALSE);
+  return self->phase != ACQUIRE_IDLE;
 }
 
 RfkLedRule
@@ -329,10 +393,10 @@ rfk_led_controller_get_rule (RfkLedController *self)
   return self->rule;
 }
 
-RfkIndicatorStatus
+RfkAirplaneLightStatus
 rfk_led_controller_get_status (RfkLedController *self)
 {
-  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_INDICATOR_UNKNOWN);
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_AIRPLANE_LIGHT_UNKNOWN);
   return self->status;
 }
 
@@ -357,11 +421,8 @@ manager_state_cb (RfkManager *manager, RfkLedController *self)
   /* The device came back: take the LED again for the user's rule. */
   if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY
       && self->rule != RFK_LED_RULE_KERNEL && self->fd < 0
-      && self->status == RFK_INDICATOR_UNKNOWN)
-    {
-      if (acquire (self, &error))
-        push_value (self);
-    }
+      && self->status == RFK_AIRPLANE_LIGHT_UNKNOWN)
+    acquire (self, self->rule, &error);
 }
 
 static void

@@ -28,13 +28,14 @@ gboolean rfk_led_rule_from_string (const char *string, RfkLedRule *out_rule);
 /* The LED state the rule asks for, given the manager's current model. */
 gboolean rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager);
 
-/* Kernel support for the airplane-mode indicator ops. */
+/* Who drives the airplane light (the kernel's airplane-mode LED), as far
+ * as the indicator ops (4 ACQUIRE, 5 CHANGE) told us. */
 typedef enum {
-  RFK_INDICATOR_UNKNOWN,     /* not probed yet, or rule is KERNEL */
-  RFK_INDICATOR_UNSUPPORTED, /* stock kernel: ops answered EINVAL */
-  RFK_INDICATOR_BUSY,        /* another process owns it (EACCES) */
-  RFK_INDICATOR_OWNED,       /* we own it */
-} RfkIndicatorStatus;
+  RFK_AIRPLANE_LIGHT_UNKNOWN,     /* not probed yet, or rule is KERNEL */
+  RFK_AIRPLANE_LIGHT_UNSUPPORTED, /* stock kernel: ops answered EINVAL */
+  RFK_AIRPLANE_LIGHT_BUSY,        /* another process owns it (EACCES) */
+  RFK_AIRPLANE_LIGHT_OWNED,       /* we own it */
+} RfkAirplaneLightStatus;
 
 #define RFK_TYPE_LED_CONTROLLER (rfk_led_controller_get_type ())
 G_DECLARE_FINAL_TYPE (RfkLedController, rfk_led_controller, RFK,
@@ -42,11 +43,15 @@ G_DECLARE_FINAL_TYPE (RfkLedController, rfk_led_controller, RFK,
 
 RfkLedController *rfk_led_controller_new (RfkManager *manager);
 /* Errors (unsupported kernel, owned elsewhere) are reported, never fatal;
- * the previous rule stays in force when acquiring fails. */
+ * the previous rule stays in force when acquiring fails.  Never blocks:
+ * on a socket the kernel's answer comes later, so this returns TRUE while
+ * rfk_led_controller_is_pending(), and "status-changed" tells OWNED (the
+ * rule is in force) or why not. */
 gboolean rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
                                       GError **error);
+gboolean rfk_led_controller_is_pending (RfkLedController *self);
 RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
-RfkIndicatorStatus rfk_led_controller_get_status (RfkLedController *self);
+RfkAirplaneLightStatus rfk_led_controller_get_status (RfkLedController *self);
 /* Why the last set_rule() or re-acquire failed; NULL when fine. */
 const GError *rfk_led_controller_get_error (RfkLedController *self);
 

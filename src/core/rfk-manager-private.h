@@ -1,14 +1,29 @@
 /*
- * rfk-manager-private.h: entry points for the fuzzer and the benchmark,
- * which drive the model without a device.  Not for the UI.
+ * rfk-manager-private.h: RfkManager's internals, shared by the files it
+ * is split into, and entry points for the fuzzer and the benchmark.
+ * Not for the UI.
+ *
+ *   rfk-manager.c             the façade: model, events, signals, API
+ *   rfk-manager-connection.c  open, watch, read and write the fd
+ *   rfk-manager-requests.c    pending writes, confirmation, supersession
+ *   rfk-manager-airplane.c    carries out rfk-airplane-policy.h's plans
+ *
+ * Single-threaded: everything runs on the main context the manager was
+ * started from.
  */
 #pragma once
 
+#include "rfk-airplane-policy.h"
+#include "rfk-airplane-store.h"
+#include "rfk-event.h"
 #include "rfk-manager.h"
 
 G_BEGIN_DECLS
 
-/* Processes one read()/packet exactly as if it came from the device. */
+/* ---- for the fuzzer and the benchmark ---------------------------------- */
+
+/* Processes one read()/packet exactly as if it came from the device, as
+ * a batch of its own (see rfk_manager_batch_end()). */
 void rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len);
 
 /* Marks the manager READY without a device (initial ADDs are over). */
@@ -17,5 +32,136 @@ void rfk_manager_feed_ready (RfkManager *self);
 /* Writes go to fd (the manager closes it); nothing is read from it, the
  * caller feeds events with rfk_manager_feed(). */
 void rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket);
+
+/* ---- internals ---------------------------------------------------------- */
+
+typedef struct _Request Request;
+
+typedef enum {
+  REQUEST_SET_BLOCKED,
+  REQUEST_AIRPLANE_ON,
+  REQUEST_AIRPLANE_OFF,
+  REQUEST_ENFORCE,        /* ours, no caller: keep airplane mode holding */
+} RequestKind;
+
+struct _RfkManager
+{
+  GObject parent_instance;
+
+  /* The connection (rfk-manager-connection.c). */
+  char *device_path;
+  RfkManagerState state;
+  GError *error;
+  int fd;                 /* -1 while not open */
+  gboolean is_socket;
+  gboolean read_only;     /* opened for listing only: no writes */
+  guint read_source;
+  guint settle_source;
+  gboolean awaiting_list_end; /* sockets: next status ends the ADDs */
+  GFileMonitor *monitor;  /* only while waiting for the device */
+
+  /* The model.  devices owns the RfkDevice; sorted borrows them. */
+  GHashTable *devices;    /* GUINT_TO_POINTER (idx) -> RfkDevice */
+  GPtrArray *sorted;      /* by type, then name */
+  guint32 airplane_types;
+  gboolean airplane_mode; /* last value announced */
+  gboolean airplane_light;/* the kernel's airplane-mode LED (op 5) */
+  RfkManagerStats stats;
+
+  /* What happened since the last batch of events began (one drain of
+   * the fd): decisions about other programs wait for its end, because
+   * `rfkill unblock all` arrives as one CHANGE per radio. */
+  gboolean in_batch;
+  GHashTable *batch_before;   /* idx -> GINT (soft before the batch + 1) */
+  gboolean ended_in_batch;    /* airplane mode ended, not by us */
+  gboolean entered_in_batch;  /* airplane mode began, not by us */
+  GHashTable *newcomers;      /* idx set: plugged in during airplane mode */
+  GError *airplane_error;     /* the restore list is corrupt/unreadable */
+
+  /* Pending writes (rfk-manager-requests.c).  Every idx is claimed by at
+   * most one request: a newer request for the same radio supersedes. */
+  GList *requests;        /* Request *, live ones */
+  GHashTable *claims;     /* GUINT_TO_POINTER (idx) -> Request * */
+  /* What we last wrote per radio until the kernel reports that state:
+   * a superseded request's write still lands, so it must be known. */
+  GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
+  GQueue status_waiters;  /* sockets: request id per write awaiting status */
+  guint next_request_id;
+  guint airplane_ops;     /* airplane requests in flight */
+};
+
+struct _Request
+{
+  RfkManager *self;
+  guint id;               /* never reused, unlike the pointer */
+  RequestKind kind;
+  GTask *task;            /* NULL for REQUEST_ENFORCE */
+  GHashTable *wanted;     /* idx -> GINT_TO_POINTER (soft + 1) */
+  guint timeout_source;
+  GSource *cancel_source;
+};
+
+enum {
+  SIGNAL_DEVICE_ADDED,
+  SIGNAL_DEVICE_REMOVED,
+  SIGNAL_DEVICE_CHANGED,
+  SIGNAL_HARDWARE_SWITCH_CHANGED,
+  SIGNAL_AIRPLANE_MODE_CHANGED,
+  SIGNAL_AIRPLANE_ENDED_ELSEWHERE,
+  SIGNAL_AIRPLANE_LIGHT_CHANGED,
+  SIGNAL_AIRPLANE_ERROR_CHANGED,
+  SIGNAL_STATE_CHANGED,
+  N_SIGNALS
+};
+extern guint rfk_manager_signals[N_SIGNALS];
+
+/* rfk-manager.c */
+void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
+                            GError *error);
+void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
+void rfk_manager_batch_end (RfkManager *self);
+void rfk_manager_remove_all_devices (RfkManager *self);
+void rfk_manager_update_airplane_mode (RfkManager *self);
+gboolean rfk_manager_compute_airplane_mode (RfkManager *self,
+                                            guint *out_unblocked);
+
+/* rfk-manager-connection.c */
+void rfk_manager_try_open (RfkManager *self);
+void rfk_manager_close_device (RfkManager *self, GError *reason);
+void rfk_manager_connection_dispose (RfkManager *self);
+/* The status packet that ends a socket peer's initial ADDs: TRUE if buf
+ * was that one. */
+gboolean rfk_manager_connection_take_list_end (RfkManager *self);
+
+/* rfk-manager-requests.c */
+Request *rfk_request_new (RfkManager *self, RequestKind kind,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback, gpointer user_data,
+                          gpointer source_tag);
+gboolean rfk_request_want (Request *request, RfkDevice *device,
+                           gboolean soft);
+gboolean rfk_request_apply_plan (Request *request,
+                                 const RfkAirplanePlan *plan);
+void rfk_request_commit (Request *request);
+void rfk_request_finish (Request *request, GError *error);
+void rfk_request_check_confirmed (RfkManager *self, guint32 idx,
+                                  RfkDevice *device);
+void rfk_request_status (RfkManager *self, int status);
+void rfk_requests_fail_all (RfkManager *self, const char *message);
+void rfk_requests_supersede_airplane (RfkManager *self);
+void rfk_requests_free_all (RfkManager *self);
+gboolean rfk_request_is_enforcing (RfkManager *self, guint32 idx);
+
+/* rfk-manager-airplane.c */
+void rfk_manager_airplane_start (RfkManager *self, Request *request,
+                                 gboolean enabled);
+void rfk_manager_airplane_finished (RfkManager *self, RequestKind kind);
+void rfk_manager_airplane_on_ready (RfkManager *self);
+void rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device);
+void rfk_manager_airplane_radio_changed (RfkManager *self,
+                                         RfkDevice *device,
+                                         gboolean soft_before);
+void rfk_manager_airplane_batch_end (RfkManager *self);
+void rfk_manager_airplane_types_changed (RfkManager *self);
 
 G_END_DECLS

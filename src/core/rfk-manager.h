@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 
+#include "rfk-airplane-policy.h"
 #include "rfk-device.h"
 
 G_BEGIN_DECLS
@@ -27,12 +28,17 @@ typedef enum {
 /* device_path: NULL for /dev/rfkill; may name a SOCK_SEQPACKET socket. */
 RfkManager *rfk_manager_new (const char *device_path);
 
+/* Before start: open a device read-only, for listing (writes then fail,
+ * as for util-linux `rfkill` without write access). */
+void rfk_manager_set_read_only (RfkManager *self, gboolean read_only);
+
 /*
  * Opens the device; on failure the manager keeps retrying as it appears
  * (inotify on the parent directory, no polling).  A char device is READY
  * before this returns (the kernel queues the ADDs inside open()); a socket
- * becomes READY once its peer has been quiet for 100 ms after connecting.
- * Writes to a socket are answered by status packets (rfk-protocol.h).
+ * becomes READY when its peer's status packet ends the initial ADDs (or
+ * after a second without events, for a peer that sends none).  Writes to
+ * a socket are answered by status packets (rfk-protocol.h).
  */
 void rfk_manager_start (RfkManager *self);
 
@@ -58,8 +64,10 @@ gboolean rfk_manager_set_blocked_finish (RfkManager *self,
 /*
  * Airplane mode: on when at least one radio of the counted types exists
  * and all of them are blocked.  Turning it on remembers every radio's soft
- * state (by type+name, persisted under $XDG_STATE_HOME/rfkill-applet/);
- * turning it off restores them.  Completes when the kernel confirmed.
+ * state (by stable identity, persisted under $XDG_STATE_HOME/rfkill-applet/)
+ * and sets the kernel's global state of the counted types, so radios that
+ * appear later come up blocked; turning it off restores them.  Completes
+ * when the kernel confirmed.  The policy is rfk-airplane-policy.h.
  */
 gboolean rfk_manager_get_airplane_mode (RfkManager *self);
 void rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
@@ -70,7 +78,12 @@ gboolean rfk_manager_set_airplane_mode_finish (RfkManager *self,
                                                GAsyncResult *result,
                                                GError **error);
 
-/* Bit (1 << RfkType) per counted type; default: every type. */
+/* Why the restore list cannot be used (corrupt: moved aside and named;
+ * unreadable), NULL when fine.  See "airplane-error-changed". */
+const GError *rfk_manager_get_airplane_error (RfkManager *self);
+
+/* Bit (1 << RfkType) per counted type; default: every type.  Changed
+ * while airplane mode holds, the radios now counted are blocked too. */
 void rfk_manager_set_airplane_types (RfkManager *self, guint32 type_mask);
 guint32 rfk_manager_get_airplane_types (RfkManager *self);
 
@@ -85,12 +98,10 @@ typedef struct {
 } RfkManagerStats;
 void rfk_manager_get_stats (RfkManager *self, RfkManagerStats *out_stats);
 
-/* All types, including numbers newer than this program knows. */
-#define RFK_AIRPLANE_TYPES_ALL G_MAXUINT32
-
-/* Last airplane-mode indicator state the kernel announced (op 5 event);
- * FALSE until one arrives.  Ownership lives in rfk-led-rule.h. */
-gboolean rfk_manager_get_indicator (RfkManager *self);
+/* Last state of the airplane light (the laptop's airplane-mode LED) the
+ * kernel announced (op 5 event); FALSE until one arrives.  Who drives it
+ * lives in rfk-led-rule.h. */
+gboolean rfk_manager_get_airplane_light (RfkManager *self);
 
 G_END_DECLS
 
@@ -102,6 +113,9 @@ G_END_DECLS
  *  "hardware-switch-changed" (RfkDevice *device, gboolean hard)
  *                            hard state flipped after the initial ADD
  *  "airplane-mode-changed"   (gboolean enabled)
- *  "indicator-changed"       (gboolean lit)
+ *  "airplane-mode-ended-elsewhere" ()  another program turned every
+ *                            radio on; the ones off before are off again
+ *  "airplane-light-changed"  (gboolean lit)
+ *  "airplane-error-changed"  ()  see rfk_manager_get_airplane_error()
  *  "state-changed"           ()  see rfk_manager_get_state()
  */

@@ -89,6 +89,13 @@ int
 rfk_transport_open (const char *path, gboolean *out_is_socket,
                     GError **error)
 {
+  return rfk_transport_open_full (path, FALSE, out_is_socket, error);
+}
+
+int
+rfk_transport_open_full (const char *path, gboolean read_only,
+                         gboolean *out_is_socket, GError **error)
+{
   struct stat st;
   guint32 size = RFK_EVENT_SIZE_EXT;
   int fd;
@@ -115,7 +122,9 @@ rfk_transport_open (const char *path, gboolean *out_is_socket,
       set_error (error, path, RFK_TRANSPORT_OPEN, ENODEV);
       return -1;
     }
-  fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  /* Listing needs no write access, like util-linux rfkill: a user on an
+   * inactive seat or over SSH may only have read access. */
+  fd = open (path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     {
       set_error (error, path, RFK_TRANSPORT_OPEN, errno);

@@ -22,6 +22,9 @@ G_BEGIN_DECLS
  */
 int rfk_transport_open (const char *path, gboolean *out_is_socket,
                         GError **error);
+/* The same; read_only opens a device O_RDONLY (writes then fail). */
+int rfk_transport_open_full (const char *path, gboolean read_only,
+                             gboolean *out_is_socket, GError **error);
 
 /* One read(); returns its size, 0 on end of file, -1 with errno set. */
 gssize rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX]);

@@ -12,6 +12,7 @@
 #include <libnotify/notify.h>
 
 #include "rfk-applet.h"
+#include "rfk-applet-remote.h"
 #include "rfk-indicator.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
@@ -26,6 +27,8 @@ typedef struct
   RfkMenu *menu;
   RfkIndicator *indicator;
   RfkNotifier *notifier;
+  GDBusConnection *bus;   /* where the remote interface is exported */
+  guint remote_id;
   guint sigterm_id;
   guint sigint_id;
   int status;
@@ -34,6 +37,10 @@ typedef struct
 static void
 rfk_applet_clear (RfkApplet *applet)
 {
+  if (applet->remote_id != 0)
+    g_dbus_connection_unregister_object (applet->bus, applet->remote_id);
+  applet->remote_id = 0;
+  g_clear_object (&applet->bus);
   g_clear_handle_id (&applet->sigterm_id, g_source_remove);
   g_clear_handle_id (&applet->sigint_id, g_source_remove);
   g_clear_object (&applet->notifier);
@@ -74,6 +81,18 @@ on_activate (GApplication *app, RfkApplet *applet)
   applet->notifier = rfk_notifier_new (applet->manager,
                                        rfk_settings_get_gsettings (applet->settings));
   rfk_manager_start (applet->manager);
+
+  /* `rfkill-applet --airplane` asks us rather than writing itself. */
+  applet->bus = g_application_get_dbus_connection (app);
+  if (applet->bus != NULL)
+    {
+      g_object_ref (applet->bus);
+      applet->remote_id = rfk_applet_remote_export (applet->bus,
+                                                    applet->manager,
+                                                    &error);
+      if (applet->remote_id == 0)
+        g_warning ("%s", error->message);
+    }
 
   /* No window keeps a tray applet alive; this hold does, until Quit. */
   g_application_hold (app);

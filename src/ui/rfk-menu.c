@@ -250,6 +250,7 @@ sync_radios (RfkMenu *self)
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
   /* Writes fail until the manager is ready (a socket's ADDs settle). */
   gboolean ready = rfk_manager_get_state (self->manager) == RFK_MANAGER_STATE_READY;
+  const GError *airplane_error;
   GHashTableIter iter;
   gpointer key, value;
   int base;
@@ -294,9 +295,16 @@ sync_radios (RfkMenu *self)
       set_sensitive_if_changed (item, ready && !device->hard);
     }
 
-  set_label_if_changed (self->status_item, status_text (self->manager));
+  /* A restore list we cannot use is said here, not only in the log. */
+  airplane_error = rfk_manager_get_airplane_error (self->manager);
+  set_label_if_changed (self->status_item,
+                        airplane_error != NULL && devices != NULL
+                        && devices->len > 0
+                          ? airplane_error->message
+                          : status_text (self->manager));
   set_visible_if_changed (self->status_item,
-                          devices == NULL || devices->len == 0);
+                          devices == NULL || devices->len == 0
+                          || airplane_error != NULL);
   set_sensitive_if_changed (self->airplane_item,
                             ready && devices != NULL && devices->len > 0);
   set_active_quietly (self->airplane_item,
@@ -309,13 +317,13 @@ sync_leds (RfkMenu *self)
 {
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkLedRule in_force = rfk_led_controller_get_rule (leds);
-  RfkIndicatorStatus status = rfk_led_controller_get_status (leds);
+  RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
   const char *error = rfk_settings_get_led_error (self->settings);
   const char *reason = NULL;
 
-  if (status == RFK_INDICATOR_UNSUPPORTED)
+  if (status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
     reason = _("Not supported by this kernel");
-  else if (status == RFK_INDICATOR_BUSY)
+  else if (status == RFK_AIRPLANE_LIGHT_BUSY)
     reason = _("Controlled by another program");
   else if (error != NULL)
     reason = error;
@@ -328,7 +336,7 @@ sync_leds (RfkMenu *self)
                           on_led_toggled);
       /* Only the kernel's own rule works without the indicator ops. */
       set_sensitive_if_changed (self->led_items[i],
-                                status != RFK_INDICATOR_UNSUPPORTED ||
+                                status != RFK_AIRPLANE_LIGHT_UNSUPPORTED ||
                                 led_rules[i].rule == RFK_LED_RULE_KERNEL);
     }
 
@@ -549,7 +557,8 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
   RfkMenu *self = g_object_new (RFK_TYPE_MENU, NULL);
   static const char *const model_signals[] = {
     "device-added", "device-removed", "device-changed",
-    "airplane-mode-changed", "hardware-switch-changed", "state-changed",
+    "airplane-mode-changed", "hardware-switch-changed", "airplane-error-changed",
+    "state-changed",
   };
 
   self->app = g_object_ref (app);

@@ -1,8 +1,15 @@
-/* rfk-notifier.c: one libnotify notification per hardware switch flip. */
+/*
+ * rfk-notifier.c: one desktop notification per hardware switch flip, and
+ * one when another program ends airplane mode.
+ *
+ * Notify() is called asynchronously on org.freedesktop.Notifications, so a
+ * notification daemon that hangs never freezes the menu; only one call is
+ * in flight at a time, and the newest text waits for its id so that it
+ * replaces the previous notification instead of stacking.
+ */
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <libnotify/notify.h>
 
 #include "rfk-notifier.h"
 #include "rfk-radio-label.h"
@@ -12,6 +19,8 @@
  * per radio.  Collect them this long, then tell the user once.
  */
 #define COLLECT_MS 150
+/* A daemon that does not answer within this long is given up on. */
+#define NOTIFY_TIMEOUT_MS 10000
 
 struct _RfkNotifier
 {
@@ -19,7 +28,11 @@ struct _RfkNotifier
 
   RfkManager *manager;              /* owned */
   GSettings *settings;              /* owned */
-  NotifyNotification *notification; /* reused, so a new flip replaces it */
+  GDBusConnection *bus;             /* NULL until connected */
+  GCancellable *cancellable;
+  guint32 notification_id;          /* replaces_id, so a new one replaces */
+  gboolean in_flight;               /* a Notify() call awaits its reply */
+  GVariant *queued;                 /* (sss) summary, body, icon to send */
   GHashTable *owned_elsewhere;      /* keys of radios hard-blocked only
                                      * because another owner has them */
   GHashTable *pending;              /* radio label -> GINT(hard) */
@@ -37,13 +50,106 @@ join_labels (GPtrArray *labels)
   return g_strjoinv (_(", "), (char **) labels->pdata);
 }
 
+static void send_queued (RfkNotifier *self);
+
+static void
+notify_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  RfkNotifier *self;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                         &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;  /* disposed */
+  self = RFK_NOTIFIER (user_data);
+  self->in_flight = FALSE;
+  if (reply != NULL)
+    g_variant_get (reply, "(u)", &self->notification_id);
+  else
+    g_warning ("Cannot show notification: %s", error->message);
+  send_queued (self);
+}
+
+static void
+send_queued (RfkNotifier *self)
+{
+  g_autoptr (GVariant) queued = NULL;
+  GVariantBuilder hints;
+  const char *summary, *body, *icon;
+
+  if (self->in_flight || self->bus == NULL || self->queued == NULL)
+    return;
+  queued = g_steal_pointer (&self->queued);
+  g_variant_get (queued, "(&s&s&s)", &summary, &body, &icon);
+  g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&hints, "{sv}", "category",
+                         g_variant_new_string ("device"));
+  g_variant_builder_add (&hints, "{sv}", "desktop-entry",
+                         g_variant_new_string (APP_ID));
+  self->in_flight = TRUE;
+  g_dbus_connection_call (self->bus, "org.freedesktop.Notifications",
+                          "/org/freedesktop/Notifications",
+                          "org.freedesktop.Notifications", "Notify",
+                          g_variant_new ("(susssasa{sv}i)",
+                                         g_get_application_name (),
+                                         self->notification_id, icon,
+                                         summary, body, NULL, &hints, -1),
+                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE,
+                          NOTIFY_TIMEOUT_MS, self->cancellable,
+                          notify_done_cb, self);
+}
+
+/* Shows (or replaces) our notification; never waits for the daemon. */
+static void
+rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
+                   const char *icon)
+{
+  g_clear_pointer (&self->queued, g_variant_unref);
+  self->queued = g_variant_ref_sink (g_variant_new ("(sss)", summary, body,
+                                                    icon));
+  send_queued (self);
+}
+
+static void
+bus_ready_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  GDBusConnection *bus = g_bus_get_finish (result, &error);
+  RfkNotifier *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = RFK_NOTIFIER (user_data);
+  if (bus == NULL)
+    {
+      g_warning ("Cannot show notifications: %s", error->message);
+      return;
+    }
+  self->bus = bus;
+  send_queued (self);
+}
+
+/* Another program (a key, gsd, `rfkill unblock all`) ended airplane mode
+ * and the manager switched the radios that were off before off again. */
+static void
+on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
+{
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+  rfk_notifier_show (self, _("Airplane mode is off"),
+                     _("Another program turned the radios on. Those that "
+                       "were off before airplane mode are off again."),
+                     "network-wireless-symbolic");
+}
+
 static void
 show_pending (RfkNotifier *self)
 {
   g_autoptr(GPtrArray) off = g_ptr_array_new ();
   g_autoptr(GPtrArray) on = g_ptr_array_new ();
   g_autoptr(GString) body = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
   const char *summary;
   const char *icon;
 
@@ -88,21 +194,7 @@ show_pending (RfkNotifier *self)
       g_string_append_printf (body, _("Turned on: %s"), list);
     }
 
-  if (self->notification == NULL)
-    {
-      self->notification = notify_notification_new (summary, body->str, icon);
-      notify_notification_set_category (self->notification, "device");
-      notify_notification_set_hint (self->notification, "desktop-entry",
-                                    g_variant_new_string (APP_ID));
-    }
-  else
-    {
-      /* Same object: libnotify sends its id as replaces_id. */
-      notify_notification_update (self->notification, summary, body->str, icon);
-    }
-
-  if (!notify_notification_show (self->notification, &error))
-    g_warning ("Cannot show notification: %s", error->message);
+  rfk_notifier_show (self, summary, body->str, icon);
 }
 
 static gboolean
@@ -183,7 +275,11 @@ rfk_notifier_dispose (GObject *object)
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_handle_id (&self->collect_id, g_source_remove);
-  g_clear_object (&self->notification);
+  /* Replies still on their way find a cancelled call, not us. */
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->bus);
+  g_clear_pointer (&self->queued, g_variant_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->manager);
   G_OBJECT_CLASS (rfk_notifier_parent_class)->dispose (object);
@@ -224,8 +320,10 @@ rfk_notifier_new (RfkManager *manager, GSettings *settings)
 
   self->manager = g_object_ref (manager);
   self->settings = g_object_ref (settings);
-  if (!notify_is_initted ())
-    notify_init (g_get_application_name ());
+  self->cancellable = g_cancellable_new ();
+  g_bus_get (G_BUS_TYPE_SESSION, self->cancellable, bus_ready_cb, self);
+  g_signal_connect (manager, "airplane-mode-ended-elsewhere",
+                    G_CALLBACK (on_airplane_ended_elsewhere), self);
   g_signal_connect (manager, "device-added",
                     G_CALLBACK (on_device_seen), self);
   g_signal_connect (manager, "hardware-switch-changed",

@@ -1,6 +1,8 @@
 /*
  * rfk-notifier.h: desktop notifications when a hardware switch blocks or
- * unblocks radios.  Our own soft changes never notify.  Radios flipped by
+ * unblocks radios, and when another program ends airplane mode (then the
+ * radios that were off before are off again).  Our own soft changes never
+ * notify.  Radios flipped by
  * one switch are named in one notification, and a later flip replaces the
  * earlier notification instead of stacking a new one.
  */

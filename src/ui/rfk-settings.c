@@ -5,6 +5,8 @@
 
 #include "rfk-settings.h"
 
+#include "rfk-preferences.h"
+
 struct _RfkSettings
 {
   GObject parent_instance;
@@ -20,47 +22,22 @@ G_DEFINE_FINAL_TYPE (RfkSettings, rfk_settings, G_TYPE_OBJECT)
 enum { SIGNAL_LED_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-guint32
-rfk_settings_types_to_mask (const char *const *types)
-{
-  guint32 mask = 0;
-
-  for (gsize i = 0; types != NULL && types[i] != NULL; i++)
-    {
-      RfkType type;
-
-      if (g_str_equal (types[i], "all"))
-        return G_MAXUINT32;
-      if (rfk_type_from_string (types[i], &type) && type != RFK_TYPE_ALL)
-        mask |= 1u << type;
-    }
-  return mask != 0 ? mask : G_MAXUINT32;
-}
-
 static void
 apply_airplane_types (RfkSettings *self)
 {
-  g_auto(GStrv) types = g_settings_get_strv (self->settings,
-                                             "airplane-radio-types");
-
   rfk_manager_set_airplane_types (self->manager,
-                                  rfk_settings_types_to_mask ((const char *const *) types));
+                                  rfk_preferences_get_airplane_types (self->settings));
 }
 
 static gboolean
 apply_led_rule (RfkSettings *self, GError **error)
 {
-  g_autofree char *name = g_settings_get_string (self->settings, "led-rule");
+  /* An <enum> key: GSettings never hands out a name we do not know. */
+  RfkLedRule rule = rfk_preferences_get_led_rule (self->settings);
   g_autoptr(GError) local_error = NULL;
-  RfkLedRule rule;
 
-  if (!rfk_led_rule_from_string (name, &rule))
-    {
-      g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("Unknown airplane-mode light rule “%s”"), name);
-    }
-  else if (rule != rfk_led_controller_get_rule (self->leds) ||
-           self->led_error != NULL)
+  if (rule != rfk_led_controller_get_rule (self->leds) ||
+      self->led_error != NULL)
     {
       rfk_led_controller_set_rule (self->leds, rule, &local_error);
     }
@@ -103,6 +80,16 @@ on_manager_state_changed (RfkManager *manager, RfkSettings *self)
 static void
 on_leds_status_changed (RfkSettings *self)
 {
+  const GError *error = rfk_led_controller_get_error (self->leds);
+
+  /* Taking the light may be answered later (over a socket): the reason
+   * shown is always the controller's latest. */
+  if (!rfk_led_controller_is_pending (self->leds))
+    {
+      g_clear_pointer (&self->led_error, g_free);
+      if (error != NULL)
+        self->led_error = g_strdup (error->message);
+    }
   g_signal_emit (self, signals[SIGNAL_LED_CHANGED], 0);
 }
 
@@ -116,8 +103,7 @@ rfk_settings_choose_led_rule (RfkSettings *self, RfkLedRule rule,
   /* Setting the key only fires "changed" when the value differs; apply
    * directly so choosing the same rule again retries it. */
   g_signal_handlers_block_by_func (self->settings, on_settings_changed, self);
-  g_settings_set_string (self->settings, "led-rule",
-                         rfk_led_rule_to_string (rule));
+  rfk_preferences_set_led_rule (self->settings, rule);
   g_signal_handlers_unblock_by_func (self->settings, on_settings_changed, self);
   return apply_led_rule (self, error);
 }

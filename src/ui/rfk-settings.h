@@ -31,9 +31,6 @@ gboolean rfk_settings_choose_led_rule (RfkSettings *self, RfkLedRule rule,
 /* The last reason applying the rule failed, NULL if it worked. */
 const char *rfk_settings_get_led_error (RfkSettings *self);
 
-/* Parses an airplane-radio-types value; "all" or an empty list: every
- * type.  Unknown names are ignored (and reported by the schema). */
-guint32 rfk_settings_types_to_mask (const char *const *types);
 
 G_END_DECLS
 

@@ -31,6 +31,8 @@ enum relay_kind {
 	RELAY_READ	= 'R',	/* [u32 offset][path]: pread a /sys or /proc file */
 	RELAY_STORE	= 'S',	/* [path NUL data]: write data to a /sys file */
 	RELAY_MARK	= 'M',	/* [text]: write text to the debugcon port */
+	RELAY_PLUG	= 'P',	/* [1]: plug a virtual Bluetooth controller in,
+				 * [0]: unplug it (hci_vhci) */
 	RELAY_QUIT	= 'Q',	/* close everything, ACK, exit 0 */
 
 	/* guest -> host */

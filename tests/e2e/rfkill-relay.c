@@ -43,6 +43,8 @@ static int chan_fd[RELAY_MAX_CHANNELS];
 static unsigned int mark_port;	/* 0: markers disabled */
 static int host_connected;	/* a HELLO came since the last hang-up */
 
+static int vhci_fd = -1;	/* the controller plugged in with PLUG */
+
 static unsigned char inbuf[4096];
 static size_t inlen;
 
@@ -318,6 +320,46 @@ static void do_mark(int chan, const unsigned char *data, size_t len)
 	send_ack(RELAY_MARK, chan, 0, len, NULL, 0);
 }
 
+/*
+ * A radio that appears while the test runs: hci_vhci registers a new
+ * controller (hciN, with its rfkill) when /dev/vhci is opened and sent a
+ * vendor packet naming the controller type (0x00: primary), and removes
+ * it when the fd is closed.  The rfkill core starts such a radio in its
+ * type's global state, which is what the host checks.
+ */
+static void do_plug(int chan, const unsigned char *p, size_t len)
+{
+	static const unsigned char create[] = { 0xff, 0x00 };
+	int err = 0;
+
+	if (len != 1 || p[0] > 1) {
+		send_ack(RELAY_PLUG, chan, EINVAL, -1, NULL, 0);
+		return;
+	}
+	if (!p[0]) {
+		if (vhci_fd >= 0)
+			close(vhci_fd);
+		vhci_fd = -1;
+		send_ack(RELAY_PLUG, chan, 0, 0, NULL, 0);
+		return;
+	}
+	if (vhci_fd >= 0) {
+		send_ack(RELAY_PLUG, chan, EBUSY, -1, NULL, 0);
+		return;
+	}
+	vhci_fd = open("/dev/vhci", O_RDWR | O_CLOEXEC);
+	if (vhci_fd < 0)
+		err = errno;
+	else if (write(vhci_fd, create, sizeof(create)) != sizeof(create)) {
+		err = errno ? errno : EIO;
+		close(vhci_fd);
+		vhci_fd = -1;
+	}
+	if (err)
+		logmsg("cannot plug a vhci controller: %s", strerror(err));
+	send_ack(RELAY_PLUG, chan, err, err ? -1 : 0, NULL, 0);
+}
+
 static void handle_frame(int kind, int chan, const unsigned char *p,
 			 size_t len)
 {
@@ -351,6 +393,9 @@ static void handle_frame(int kind, int chan, const unsigned char *p,
 		break;
 	case RELAY_MARK:
 		do_mark(chan, p, len);
+		break;
+	case RELAY_PLUG:
+		do_plug(chan, p, len);
 		break;
 	case RELAY_QUIT:
 		/* Lets the VM runner collect dmesg and power off. */

@@ -48,8 +48,8 @@ MAX_CHANNELS = 16
 ACK_HEADER = 9
 
 SYNC = 0x00
-HELLO, OPEN, WRITE, CLOSE, READ, STORE, MARK, QUIT = (
-    ord(c) for c in "HOWCRSMQ")
+HELLO, OPEN, WRITE, CLOSE, READ, STORE, MARK, QUIT, PLUG = (
+    ord(c) for c in "HOWCRSMQP")
 ACK, EVENT, NAME, GONE = (ord(c) for c in "AENG")
 
 # struct rfkill_event: u32 idx, u8 type, op, soft, hard (+ u8 reasons)
@@ -214,6 +214,13 @@ class Relay:
         err, _, _ = self.request(MARK, 0, text.encode())
         if err:
             raise OSError(err, f"guest marker: {os.strerror(err)}")
+
+    def plug_bluetooth(self, plugged):
+        """Plugs a virtual Bluetooth controller into the guest (hci_vhci)
+        or unplugs it again."""
+        err, _, _ = self.request(PLUG, 0, bytes([1 if plugged else 0]))
+        if err:
+            raise OSError(err, f"guest vhci plug: {os.strerror(err)}")
 
     def quit(self):
         """Ends the guest relay: the VM then collects dmesg and powers off."""

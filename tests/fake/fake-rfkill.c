@@ -34,6 +34,7 @@ struct _FakeRfkill
   GList *clients;               /* Client * */
   guint32 next_idx;
   gboolean global_soft[RFK_TYPE_COUNT]; /* CHANGE_ALL defaults */
+  GHashTable *used_names;       /* never reused, like cfg80211's phyN */
   guint n_writes;
 
   Client *indicator_owner;      /* NULL: kernel default rule */
@@ -46,7 +47,10 @@ const char fake_rfkill_command_help[] =
   "  list                       one line per radio: IDX TYPE NAME SOFT HARD REASONS\n"
   "  add TYPE [NAME]            hot-plug a radio; prints its IDX\n"
   "  del IDX                    hot-unplug a radio\n"
-  "  readd IDX                  unplug and replug (same name, new IDX); prints it\n"
+  "  readd IDX [NAME]           unplug and replug (new IDX; with NAME, renamed\n"
+  "                             and in the global state); prints the IDX\n"
+  "  device TYPE NAME BUS PATH  hot-plug a radio on bus device PATH; prints IDX\n"
+  "  key                        press KEY_RFKILL (rfkill-input)\n"
   "  hard IDX on|off [REASONS]  hard-block one radio; REASONS: signal (default),\n"
   "                             not-owner or signal,not-owner\n"
   "  switch on|off              the wireless switch: hard-block every radio\n"
@@ -59,6 +63,57 @@ const char fake_rfkill_command_help[] =
   "  quit                       stop the fake kernel\n";
 
 /* ---- sysfs stand-in --------------------------------------------------- */
+
+/* Where the kernel puts the rfkill device of radio, under devices/. */
+static char *
+sysfs_device_dir (FakeRfkill *fake, const FakeRadio *radio)
+{
+  const char *class = radio->type == RFK_TYPE_WLAN ? "ieee80211"
+                      : radio->type == RFK_TYPE_BLUETOOTH ? "bluetooth"
+                      : NULL;
+  g_autofree char *rfkill = g_strdup_printf ("rfkill%u", radio->idx);
+
+  if (class != NULL)
+    return g_build_filename (fake->sysfs_dir, "devices", radio->bus_path,
+                             class, radio->name, rfkill, NULL);
+  return g_build_filename (fake->sysfs_dir, "devices", radio->bus_path,
+                           "rfkill", rfkill, NULL);
+}
+
+static void
+sysfs_link_subsystem (FakeRfkill *fake, const char *dir, const char *kind,
+                      const char *name)
+{
+  g_autofree char *link = g_build_filename (dir, "subsystem", NULL);
+  g_autofree char *target = g_build_filename (fake->sysfs_dir, kind, name,
+                                              NULL);
+
+  g_unlink (link);
+  if (symlink (target, link) < 0)
+    g_warning ("fake-rfkill: cannot link %s: %s", link, g_strerror (errno));
+}
+
+static void
+sysfs_make_device (FakeRfkill *fake, const FakeRadio *radio,
+                   const char *class_link)
+{
+  g_autofree char *dir = sysfs_device_dir (fake, radio);
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *bus_dir = g_build_filename (fake->sysfs_dir, "devices",
+                                              radio->bus_path, NULL);
+
+  if (g_mkdir_with_parents (dir, 0755) < 0)
+    g_warning ("fake-rfkill: cannot create %s: %s", dir, g_strerror (errno));
+  sysfs_link_subsystem (fake, bus_dir, "bus", radio->bus);
+  sysfs_link_subsystem (fake, dir, "class", "rfkill");
+  if (radio->type == RFK_TYPE_WLAN || radio->type == RFK_TYPE_BLUETOOTH)
+    sysfs_link_subsystem (fake, parent, "class",
+                          radio->type == RFK_TYPE_WLAN ? "ieee80211"
+                                                       : "bluetooth");
+  if (symlink (dir, class_link) < 0)
+    g_warning ("fake-rfkill: cannot link %s: %s", class_link,
+               g_strerror (errno));
+}
 
 static void
 sysfs_write (FakeRfkill *fake, const FakeRadio *radio)
@@ -79,6 +134,8 @@ sysfs_write (FakeRfkill *fake, const FakeRadio *radio)
   if (fake->sysfs_dir == NULL)
     goto out;
   dir = g_strdup_printf ("%s/rfkill%u", fake->sysfs_dir, radio->idx);
+  if (radio->bus != NULL && !g_file_test (dir, G_FILE_TEST_EXISTS))
+    sysfs_make_device (fake, radio, dir);
   if (g_mkdir_with_parents (dir, 0755) < 0)
     g_warning ("fake-rfkill: cannot create %s: %s", dir, g_strerror (errno));
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
@@ -95,15 +152,17 @@ out:
 }
 
 static void
-sysfs_remove (FakeRfkill *fake, guint32 idx)
+sysfs_remove (FakeRfkill *fake, const FakeRadio *radio)
 {
   static const char *const names[] = { "name", "type", "soft", "hard",
-                                       "state" };
+                                       "state", "subsystem" };
   g_autofree char *dir = NULL;
 
   if (fake->sysfs_dir == NULL)
     return;
-  dir = g_strdup_printf ("%s/rfkill%u", fake->sysfs_dir, idx);
+  dir = radio->bus != NULL
+          ? sysfs_device_dir (fake, radio)
+          : g_strdup_printf ("%s/rfkill%u", fake->sysfs_dir, radio->idx);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *path = g_build_filename (dir, names[i], NULL);
@@ -111,6 +170,22 @@ sysfs_remove (FakeRfkill *fake, guint32 idx)
       g_unlink (path);
     }
   g_rmdir (dir);
+  if (radio->bus != NULL)
+    {
+      g_autofree char *link = g_strdup_printf ("%s/rfkill%u",
+                                               fake->sysfs_dir, radio->idx);
+      g_autofree char *parent = g_path_get_dirname (dir);
+      g_autofree char *parent_link = g_build_filename (parent, "subsystem",
+                                                       NULL);
+
+      g_unlink (link);
+      /* The class device (phyN, hciN) goes with its radio. */
+      if (radio->type == RFK_TYPE_WLAN || radio->type == RFK_TYPE_BLUETOOTH)
+        {
+          g_unlink (parent_link);
+          g_rmdir (parent);
+        }
+    }
 }
 
 /* ---- sending ---------------------------------------------------------- */
@@ -221,6 +296,8 @@ find_radio (FakeRfkill *fake, guint32 idx, guint *out_index)
 static void
 radio_free (FakeRadio *radio)
 {
+  g_free (radio->bus);
+  g_free (radio->bus_path);
   g_free (radio->name);
   g_free (radio);
 }
@@ -239,6 +316,7 @@ default_name (FakeRfkill *fake, guint8 type)
       g_autofree char *name = g_strdup_printf ("%s%u", prefix, n);
       gboolean used = FALSE;
 
+      used = g_hash_table_contains (fake->used_names, name);
       for (guint i = 0; i < fake->radios->len && !used; i++)
         used = g_str_equal (((FakeRadio *) fake->radios->pdata[i])->name,
                             name);
@@ -247,9 +325,9 @@ default_name (FakeRfkill *fake, guint8 type)
     }
 }
 
-guint32
-fake_rfkill_add_full (FakeRfkill *fake, guint8 type, const char *name,
-                      gboolean soft)
+static guint32
+add_radio (FakeRfkill *fake, guint8 type, const char *name, gboolean soft,
+           const char *bus, const char *bus_path)
 {
   FakeRadio *radio = g_new0 (FakeRadio, 1);
   RfkEvent event;
@@ -258,6 +336,9 @@ fake_rfkill_add_full (FakeRfkill *fake, guint8 type, const char *name,
   radio->type = type;
   radio->name = name ? g_strdup (name) : default_name (fake, type);
   radio->soft = soft;
+  radio->bus = g_strdup (bus);
+  radio->bus_path = g_strdup (bus_path);
+  g_hash_table_add (fake->used_names, g_strdup (radio->name));
   g_ptr_array_add (fake->radios, radio);
 
   /* sysfs first: the kernel registers the device before announcing it. */
@@ -266,6 +347,68 @@ fake_rfkill_add_full (FakeRfkill *fake, guint8 type, const char *name,
   broadcast (fake, &event);
   update_indicator (fake);
   return radio->idx;
+}
+
+guint32
+fake_rfkill_add_full (FakeRfkill *fake, guint8 type, const char *name,
+                      gboolean soft)
+{
+  return add_radio (fake, type, name, soft, NULL, NULL);
+}
+
+static gboolean
+global_soft (FakeRfkill *fake, guint8 type)
+{
+  return type < RFK_TYPE_COUNT && fake->global_soft[type];
+}
+
+guint32
+fake_rfkill_add_device (FakeRfkill *fake, guint8 type, const char *name,
+                        const char *bus, const char *bus_path)
+{
+  g_return_val_if_fail (bus != NULL && bus_path != NULL, G_MAXUINT32);
+  return add_radio (fake, type, name, global_soft (fake, type), bus,
+                    bus_path);
+}
+
+guint32
+fake_rfkill_readd_as (FakeRfkill *fake, guint32 idx, const char *new_name)
+{
+  FakeRadio *radio = find_radio (fake, idx, NULL);
+  g_autofree char *bus = NULL;
+  g_autofree char *bus_path = NULL;
+  guint8 type;
+
+  if (radio == NULL)
+    return G_MAXUINT32;
+  type = radio->type;
+  bus = g_strdup (radio->bus);
+  bus_path = g_strdup (radio->bus_path);
+  fake_rfkill_del (fake, idx);
+  return add_radio (fake, type, new_name, global_soft (fake, type), bus,
+                    bus_path);
+}
+
+/* rfkill-input's KEY_RFKILL: rfkill_switch_all (RFKILL_TYPE_ALL,
+ * !global state of RFKILL_TYPE_ALL), which sets every type's global
+ * state and every radio. */
+void
+fake_rfkill_press_airplane_key (FakeRfkill *fake)
+{
+  gboolean blocked = !fake->global_soft[RFK_TYPE_ALL];
+
+  for (guint t = 0; t < RFK_TYPE_COUNT; t++)
+    fake->global_soft[t] = blocked;
+  for (guint i = 0; i < fake->radios->len; i++)
+    fake_rfkill_set_soft (fake,
+                          ((FakeRadio *) fake->radios->pdata[i])->idx,
+                          blocked);
+}
+
+gboolean
+fake_rfkill_get_global (FakeRfkill *fake, guint8 type)
+{
+  return global_soft (fake, type);
 }
 
 guint32
@@ -287,7 +430,7 @@ fake_rfkill_del (FakeRfkill *fake, guint32 idx)
   if (radio == NULL)
     return FALSE;
   event = radio_event (radio, RFK_OP_DEL);
-  sysfs_remove (fake, idx);
+  sysfs_remove (fake, radio);
   broadcast (fake, &event);
   g_ptr_array_remove_index (fake->radios, index);
   update_indicator (fake);
@@ -525,6 +668,8 @@ fake_rfkill_new (const char *sysfs_dir)
   fake->radios = g_ptr_array_new_with_free_func ((GDestroyNotify) radio_free);
   fake->listen_fd = -1;
   fake->responsive = TRUE;
+  fake->used_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            NULL);
   if (sysfs_dir != NULL)
     g_mkdir_with_parents (sysfs_dir, 0755);
   return fake;
@@ -544,7 +689,8 @@ fake_rfkill_free (FakeRfkill *fake)
       g_unlink (fake->listen_path);
     }
   for (guint i = 0; i < fake->radios->len; i++)
-    sysfs_remove (fake, ((FakeRadio *) fake->radios->pdata[i])->idx);
+    sysfs_remove (fake, fake->radios->pdata[i]);
+  g_hash_table_unref (fake->used_names);
   g_ptr_array_unref (fake->radios);
   g_free (fake->listen_path);
   g_free (fake->sysfs_dir);
@@ -787,13 +933,26 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
     }
   else if (g_str_equal (cmd, "readd"))
     {
-      if (argc != 2 || !parse_idx (argv[1], &idx))
-        FAIL ("usage: readd IDX");
-      idx = fake_rfkill_readd (fake, idx);
+      if (argc < 2 || argc > 3 || !parse_idx (argv[1], &idx))
+        FAIL ("usage: readd IDX [NAME]");
+      idx = argc == 3 ? fake_rfkill_readd_as (fake, idx, argv[2])
+                      : fake_rfkill_readd (fake, idx);
       if (idx == G_MAXUINT32)
         FAIL ("no radio %s", argv[1]);
       g_string_append_printf (out, "%u\n", idx);
     }
+  else if (g_str_equal (cmd, "device"))
+    {
+      RfkType type;
+
+      if (argc != 5 || !rfk_type_from_string (argv[1], &type))
+        FAIL ("usage: device TYPE NAME BUS PATH");
+      g_string_append_printf (out, "%u\n",
+                              fake_rfkill_add_device (fake, type, argv[2],
+                                                      argv[3], argv[4]));
+    }
+  else if (g_str_equal (cmd, "key"))
+    fake_rfkill_press_airplane_key (fake);
   else if (g_str_equal (cmd, "hard"))
     {
       guint8 reasons;
@@ -859,8 +1018,9 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
         *out_quit = TRUE;
     }
   else
-    FAIL ("unknown command “%s” (try: list, add, del, readd, hard, switch, "
-          "soft, indicator, clients, writes, raw, help, quit)", cmd);
+    FAIL ("unknown command “%s” (try: list, add, device, del, readd, key, "
+          "hard, switch, soft, indicator, clients, writes, raw, help, quit)",
+          cmd);
 #undef FAIL
 
   g_string_append (out, "ok\n");

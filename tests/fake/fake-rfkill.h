@@ -16,8 +16,14 @@
  * answered by a status packet (rfk-protocol.h) carrying the errno.
  *
  * Optionally it keeps a sysfs stand-in (RFKILL_SYSFS_ROOT) with
- * rfkillN/{name,type,soft,hard,state}.  Runs on the thread-default main
- * context; nothing blocks.
+ * rfkillN/{name,type,soft,hard,state}.  A radio added with a bus device
+ * gets the kernel's layout: rfkillN is a link into devices/, where the
+ * rfkill device sits in its parent class device (ieee80211/phyN,
+ * bluetooth/hciN) or in an "rfkill" directory, under the bus device, and
+ * every device has a "subsystem" link to class/X or bus/X.
+ * The airplane key is rfkill-input's KEY_RFKILL: it toggles every radio
+ * from the global state of RFKILL_TYPE_ALL.  Runs on the thread-default
+ * main context; nothing blocks.
  */
 #pragma once
 
@@ -34,6 +40,8 @@ typedef struct {
   gboolean soft;
   gboolean hard;
   guint8 reasons;
+  char *bus;       /* "pci", "usb", "platform", or NULL: no device tree */
+  char *bus_path;  /* the bus device under devices/, "pci0000:00/0000:00:14.3" */
 } FakeRadio;
 
 /* sysfs_dir: directory to maintain as RFKILL_SYSFS_ROOT, or NULL. */
@@ -59,7 +67,21 @@ int fake_rfkill_connect_pair (FakeRfkill *fake);
 guint32 fake_rfkill_add (FakeRfkill *fake, guint8 type, const char *name);
 guint32 fake_rfkill_add_full (FakeRfkill *fake, guint8 type,
                               const char *name, gboolean soft);
+/* A non-persistent radio on a bus device (see above); it starts in its
+ * type's global state, like the kernel's. */
+guint32 fake_rfkill_add_device (FakeRfkill *fake, guint8 type,
+                                const char *name, const char *bus,
+                                const char *bus_path);
 gboolean fake_rfkill_del (FakeRfkill *fake, guint32 idx);
+/* Unplug and plug back in the same slot, as drivers do: a new idx, the
+ * name new_name (NULL: the next one never used, as cfg80211 numbers phys)
+ * and the type's global state; the bus device stays. */
+guint32 fake_rfkill_readd_as (FakeRfkill *fake, guint32 idx,
+                              const char *new_name);
+/* KEY_RFKILL through rfkill-input. */
+void fake_rfkill_press_airplane_key (FakeRfkill *fake);
+/* The kernel's global soft state of a type (RFKILL_TYPE_ALL included). */
+gboolean fake_rfkill_get_global (FakeRfkill *fake, guint8 type);
 /* Hot-unplug and replug: same type, name and soft state, new idx
  * (G_MAXUINT32 if idx is unknown). */
 guint32 fake_rfkill_readd (FakeRfkill *fake, guint32 idx);

@@ -11,7 +11,11 @@
  * The manager writes into a socketpair whose other end is drained and
  * discarded, so requests complete only by the events the input feeds.
  * After every operation the model is checked against an independent
- * recomputation; at the end every request must complete exactly once.
+ * recomputation, airplane mode included (a radio counts as blocked while
+ * airplane mode's own enforcement claims it), and the airplane policy is
+ * driven directly on the current radios with a restore list drawn from
+ * the input, its plans checked against the rules it promises.  At the
+ * end every request must complete exactly once.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -23,13 +27,13 @@
 #include "rfk-event.h"
 #include "rfk-led-rule.h"
 #include "rfk-manager-private.h"
+#include "rfk-protocol.h"
 
 typedef struct {
   gint64 added;
   gint64 removed;
   guint started;
   guint completed;
-  guint enforcing;     /* hot-plug blocks may be pending: see check */
 } Counts;
 
 static void
@@ -115,23 +119,136 @@ check_model (RfkManager *manager, guint32 mask, const Counts *counts)
       if (mask == RFK_AIRPLANE_TYPES_ALL
           || (d->type < 32 && (mask & (1u << d->type))))
         {
+          Request *claim = g_hash_table_lookup (manager->claims,
+                                                GUINT_TO_POINTER (d->idx));
+
           counted++;
-          blocked += d->soft || d->hard;
+          blocked += d->soft || d->hard
+                     || (claim != NULL && claim->kind == REQUEST_ENFORCE);
         }
       if (d->hard && (d->hard_reasons == 0 || (d->hard_reasons & 1)))
         hardware = TRUE;
       g_free (rfk_device_dup_key (d));
     }
-  /* Radios being kept off for airplane mode count as blocked already,
-   * so the oracle only binds when no such write can be pending. */
-  if (!counts->enforcing
-      && rfk_manager_get_airplane_mode (manager)
-         != (counted > 0 && blocked == counted))
+  if (rfk_manager_get_airplane_mode (manager)
+      != (counted > 0 && blocked == counted))
     abort ();
   if (rfk_manager_get_hardware_blocked (manager) != hardware)
     abort ();
   for (guint rule = 0; rule < RFK_LED_RULE_COUNT; rule++)
     (void) rfk_led_rule_evaluate (rule, manager);
+}
+
+/* Does a write in plan cover radio r (CHANGE of it, CHANGE_ALL of its
+ * type or of all), setting soft? */
+static gboolean
+plan_writes (const RfkAirplanePlan *plan, const RfkPolicyRadio *r,
+             gboolean soft)
+{
+  for (guint i = 0; i < plan->writes->len; i++)
+    {
+      const RfkPolicyWrite *w = &g_array_index (plan->writes, RfkPolicyWrite,
+                                                i);
+
+      if (w->soft != soft)
+        continue;
+      if (w->op == RFK_OP_CHANGE ? w->idx == r->idx
+                                 : w->type == 0 || w->type == r->type)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+effective (const RfkPolicyRadio *r)
+{
+  return r->writing >= 0 ? r->writing : r->soft;
+}
+
+/* The promises of rfk-airplane-policy.h, for every event, on the
+ * manager's radios and a restore list drawn from the input. */
+static void
+check_policy (RfkManager *manager, guint32 mask, const guint8 *data,
+              gsize size)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+  g_autoptr (GArray) radios = g_array_new (FALSE, TRUE,
+                                           sizeof (RfkPolicyRadio));
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (RfkAirplaneStore) store = rfk_airplane_store_new ();
+
+  store->active = data[size / 2] & 1;
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *d = g_ptr_array_index (devices, i);
+      gpointer value;
+      RfkPolicyRadio r = { .idx = d->idx, .type = d->type, .soft = d->soft,
+                           .hard = d->hard, .writing = -1 };
+      guint8 bits = data[(i * 7 + 3) % size];
+
+      if (g_hash_table_lookup_extended (manager->inflight,
+                                        GUINT_TO_POINTER (d->idx), NULL,
+                                        &value))
+        r.writing = GPOINTER_TO_INT (value) - 1;
+      r.key = rfk_device_dup_key (d);
+      r.name_key = rfk_device_dup_name_key (d);
+      g_ptr_array_add (keys, (char *) r.key);
+      g_ptr_array_add (keys, (char *) r.name_key);
+      if (bits & 1)
+        rfk_airplane_store_remember (store, r.key, (bits >> 1) & 1);
+      g_array_append_val (radios, r);
+    }
+
+  for (RfkPolicyEvent event = RFK_POLICY_ON;
+       event <= RFK_POLICY_ENDED_ELSEWHERE; event++)
+    {
+      g_autoptr (RfkAirplanePlan) plan =
+        rfk_airplane_policy_plan (event, (RfkPolicyRadio *) radios->data,
+                                  radios->len, store, mask);
+
+      if (plan->error != NULL && plan->writes->len > 0)
+        abort ();
+      for (guint i = 0; i < radios->len; i++)
+        {
+          const RfkPolicyRadio *r = &g_array_index (radios, RfkPolicyRadio,
+                                                    i);
+          gboolean before = FALSE;
+          gboolean known = rfk_airplane_store_lookup (store, r->key, &before);
+          gboolean counted = rfk_airplane_policy_counts (mask, r->type);
+
+          switch (event)
+            {
+            case RFK_POLICY_ON:
+              /* Every counted radio on is blocked, never one unblocked. */
+              if (counted && !effective (r) && !plan_writes (plan, r, TRUE))
+                abort ();
+              if (plan_writes (plan, r, FALSE))
+                abort ();
+              break;
+            case RFK_POLICY_OFF:
+              /* A radio that was off before never flashes on. */
+              if (store->active && known && before
+                  && plan_writes (plan, r, FALSE))
+                abort ();
+              if (plan->save != NULL || plan_writes (plan, r, TRUE)
+                  != (store->active && known && before && !effective (r)))
+                abort ();
+              break;
+            case RFK_POLICY_ENDED_ELSEWHERE:
+              if (plan_writes (plan, r, FALSE)
+                  || (plan_writes (plan, r, TRUE)
+                      && !(store->active && known && before)))
+                abort ();
+              break;
+            default:
+              if (plan_writes (plan, r, FALSE))
+                abort ();
+              if (!store->active && plan->writes->len > 0)
+                abort ();
+              break;
+            }
+        }
+    }
 }
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -231,7 +348,6 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         case 2:
           pos += 1;
           counts.started++;
-          counts.enforcing = TRUE;  /* restore lists now exist */
           rfk_manager_set_airplane_mode_async (manager, arg & 1,
                                                cancellable, airplane_done,
                                                &counts);
@@ -248,6 +364,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         }
       drain (fds[1]);
       check_model (manager, mask, &counts);
+      check_policy (manager, mask, data, size);
     }
 
   /* Whatever is still waiting for the kernel ends now, exactly once. */

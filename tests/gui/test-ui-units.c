@@ -11,6 +11,7 @@
 #include "rfk-autostart.h"
 #include "rfk-indicator.h"
 #include "rfk-radio-label.h"
+#include "rfk-preferences.h"
 #include "rfk-settings.h"
 
 static void
@@ -48,15 +49,15 @@ test_types_to_mask (void)
   const char *some_junk[] = { "junk", "wwan", NULL };
   const char *none[] = { NULL };
 
-  g_assert_cmphex (rfk_settings_types_to_mask (all), ==, G_MAXUINT32);
-  g_assert_cmphex (rfk_settings_types_to_mask (wifi), ==, 1u << RFK_TYPE_WLAN);
-  g_assert_cmphex (rfk_settings_types_to_mask (two), ==,
+  g_assert_cmphex (rfk_preferences_types_to_mask (all), ==, G_MAXUINT32);
+  g_assert_cmphex (rfk_preferences_types_to_mask (wifi), ==, 1u << RFK_TYPE_WLAN);
+  g_assert_cmphex (rfk_preferences_types_to_mask (two), ==,
                    (1u << RFK_TYPE_WLAN) | (1u << RFK_TYPE_BLUETOOTH));
-  g_assert_cmphex (rfk_settings_types_to_mask (some_junk), ==, 1u << RFK_TYPE_WWAN);
+  g_assert_cmphex (rfk_preferences_types_to_mask (some_junk), ==, 1u << RFK_TYPE_WWAN);
   /* Nothing usable must not mean "airplane mode switches nothing". */
-  g_assert_cmphex (rfk_settings_types_to_mask (junk), ==, G_MAXUINT32);
-  g_assert_cmphex (rfk_settings_types_to_mask (none), ==, G_MAXUINT32);
-  g_assert_cmphex (rfk_settings_types_to_mask (NULL), ==, G_MAXUINT32);
+  g_assert_cmphex (rfk_preferences_types_to_mask (junk), ==, G_MAXUINT32);
+  g_assert_cmphex (rfk_preferences_types_to_mask (none), ==, G_MAXUINT32);
+  g_assert_cmphex (rfk_preferences_types_to_mask (NULL), ==, G_MAXUINT32);
 }
 
 static void

@@ -31,7 +31,12 @@ class Fake:
                         RFKILL_SYSFS_ROOT=self.sysfs,
                         XDG_STATE_HOME=os.path.join(self.dir, "state"),
                         XDG_CONFIG_HOME=os.path.join(self.dir, "config"),
+                        XDG_RUNTIME_DIR=self.dir,
                         GSETTINGS_SCHEMA_DIR=os.path.join(self.dir, "none"))
+        # No session bus: an applet of the user's must not be asked.
+        self.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        self.state_file = os.path.join(self.dir, "state", "rfkill-applet",
+                                       "airplane-mode.ini")
         self.proc = subprocess.Popen(
             [FAKE, "--listen", self.sock, "--control", self.ctl,
              "--sysfs", self.sysfs, "--no-stdin", "--radios", radios,
@@ -324,6 +329,140 @@ def fake_rfkill_help_documents_its_commands():
     r = subprocess.run([FAKE, "--radios", "toaster", "--listen", "/x"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "toaster" in r.stderr, r
+
+
+@test
+def corrupt_restore_list_is_shown_and_kept():
+    fake = laptop()
+    try:
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 0, r.stderr
+        with open(fake.state_file, "w") as f:
+            f.write("[radios\ngarbage")
+        r = fake.applet("--device", fake.sock, "--list")
+        assert r.returncode == 0, r.stderr
+        assert "corrupt" in r.stderr, r.stderr
+        assert "AIRPLANE on" in r.stdout, r.stdout
+        kept = [n for n in os.listdir(os.path.dirname(fake.state_file))
+                if n.startswith("airplane-mode.ini.corrupt-")]
+        assert len(kept) == 1, kept
+        with open(os.path.join(os.path.dirname(fake.state_file),
+                               kept[0])) as f:
+            assert f.read() == "[radios\ngarbage"
+        # Never "unblock everything".
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 1, r
+        assert kept[0] in r.stderr, r.stderr
+        assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                      "hci0": "off"}
+    finally:
+        fake.close()
+
+
+# A stand-in for the running applet on a private session bus: owns the
+# application id and answers Set() as it is told (rfk-remote.h).
+FAKE_APPLET = r'''
+import sys
+from gi.repository import Gio, GLib
+answer, log = sys.argv[1], sys.argv[2]
+XML = """<node><interface name='io.github.rfkill_applet.RfkillApplet.Airplane'>
+<method name='Set'><arg type='s' direction='in'/><arg type='s' direction='in'/>
+<arg type='b' direction='out'/></method></interface></node>"""
+def call(conn, sender, path, iface, method, params, inv):
+    with open(log, "a") as f:
+        f.write(" ".join(params.unpack()) + "\n")
+    if answer == "ok":
+        inv.return_value(GLib.Variant("(b)", (True,)))
+    else:
+        inv.return_dbus_error("org.freedesktop.DBus.Error.Failed", answer)
+def acquired(conn, name):
+    print("ready", flush=True)
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+bus.register_object("/io/github/rfkill_applet/RfkillApplet",
+                    Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call)
+Gio.bus_own_name_on_connection(bus, "io.github.rfkill_applet.RfkillApplet",
+                               0, acquired, None)
+GLib.MainLoop().run()
+'''
+
+
+def with_fake_applet(fake, answer, check):
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork",
+                            "--print-address"], stdout=subprocess.PIPE,
+                           text=True)
+    applet = None
+    try:
+        fake.env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+        log = os.path.join(fake.dir, "calls")
+        applet = subprocess.Popen([sys.executable, "-c", FAKE_APPLET,
+                                   answer, log], env=fake.env,
+                                  stdout=subprocess.PIPE, text=True)
+        assert applet.stdout.readline().strip() == "ready"
+        check(log)
+    finally:
+        if applet:
+            applet.terminate()
+            applet.wait(timeout=10)
+        bus.terminate()
+        bus.wait(timeout=10)
+        fake.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+
+
+@test
+def airplane_asks_the_running_applet():
+    fake = laptop()
+    try:
+        def check(log):
+            r = fake.applet("--device", fake.sock, "--airplane", "on")
+            assert r.returncode == 0, r.stderr
+            assert r.stdout == "Airplane mode is on.\n", r.stdout
+            with open(log) as f:
+                assert f.read() == f"on {fake.sock}\n"
+            # The applet is the one writer: we touched nothing.
+            assert fake.command("writes").split()[0] == "0"
+            assert not os.path.exists(fake.state_file)
+        with_fake_applet(fake, "ok", check)
+    finally:
+        fake.close()
+
+
+@test
+def airplane_reports_the_applets_error():
+    fake = laptop()
+    try:
+        def check(log):
+            r = fake.applet("--device", fake.sock, "--airplane", "off")
+            assert r.returncode == 1, r
+            assert "Cannot turn airplane mode off: the kernel said no" \
+                in r.stderr, r.stderr
+            assert fake.command("writes").split()[0] == "0"
+        with_fake_applet(fake, "the kernel said no", check)
+    finally:
+        fake.close()
+
+
+@test
+def airplane_waits_for_the_lock_on_the_restore_list():
+    import fcntl
+    fake = laptop()
+    try:
+        os.makedirs(os.path.dirname(fake.state_file))
+        with open(fake.state_file + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            cli = subprocess.Popen([APPLET, "--device", fake.sock,
+                                    "--airplane", "on"], env=fake.env,
+                                   stdout=subprocess.PIPE, text=True)
+            try:
+                cli.wait(timeout=1)
+                raise AssertionError("ran without the lock")
+            except subprocess.TimeoutExpired:
+                pass
+            assert fake.command("writes").split()[0] == "0"
+        assert cli.wait(timeout=20) == 0
+        assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                      "hci0": "off"}
+    finally:
+        fake.close()
 
 
 def main():

@@ -49,6 +49,31 @@ indicator_is (LedFixture *lf, const char *expected)
   return FALSE;
 }
 
+static gboolean
+not_pending (gpointer data)
+{
+  return !rfk_led_controller_is_pending (data);
+}
+
+/* set_rule() and, over a socket, the kernel's answer that comes later:
+ * TRUE once the rule is in force, FALSE with the controller's reason. */
+static gboolean
+choose (RfkLedController *led, RfkLedRule rule, GError **error)
+{
+  if (!rfk_led_controller_set_rule (led, rule, error))
+    return FALSE;
+  g_assert_true (test_wait_for (not_pending, led, 5000));
+  if (rule != RFK_LED_RULE_KERNEL
+      && rfk_led_controller_get_status (led) != RFK_AIRPLANE_LIGHT_OWNED)
+    {
+      g_assert_nonnull (rfk_led_controller_get_error (led));
+      g_propagate_error (error,
+                         g_error_copy (rfk_led_controller_get_error (led)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 soft (LedFixture *lf, guint idx, gboolean blocked)
 {
@@ -108,13 +133,13 @@ test_patched_kernel_lights_led_for_airplane_mode (LedFixture *lf,
   g_autofree char *writes_before = NULL, *writes_after = NULL;
 
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNKNOWN);
-  g_assert_true (rfk_led_controller_set_rule (led,
+                   RFK_AIRPLANE_LIGHT_UNKNOWN);
+  g_assert_true (choose (led,
                                               RFK_LED_RULE_AIRPLANE_MODE,
                                               &error));
   g_assert_no_error (error);
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_OWNED);
+                   RFK_AIRPLANE_LIGHT_OWNED);
   g_assert_cmpint (rfk_led_controller_get_rule (led), ==,
                    RFK_LED_RULE_AIRPLANE_MODE);
   g_assert_true (indicator_is (lf, "dark owned"));
@@ -123,7 +148,7 @@ test_patched_kernel_lights_led_for_airplane_mode (LedFixture *lf,
   g_assert_true (indicator_is (lf, "lit owned"));
   /* The manager hears our LED through the kernel's op 5 events. */
   test_settle (30);
-  g_assert_true (rfk_manager_get_indicator (lf->manager));
+  g_assert_true (rfk_manager_get_airplane_light (lf->manager));
 
   /* Radio changes that do not change the rule's value write nothing. */
   writes_before = fake_process_command (lf->fp, "writes");
@@ -145,15 +170,15 @@ test_never_keeps_it_dark (LedFixture *lf, gconstpointer data)
 
   g_free (fake_process_command (lf->fp, "switch on"));
   g_assert_true (indicator_is (lf, "lit kernel"));  /* default rule */
-  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+  g_assert_true (choose (led, RFK_LED_RULE_NEVER,
                                               &error));
   g_assert_true (indicator_is (lf, "dark owned"));
 
   /* Back to the kernel: closing our fd restores its default rule. */
-  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_KERNEL,
+  g_assert_true (choose (led, RFK_LED_RULE_KERNEL,
                                               &error));
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNKNOWN);
+                   RFK_AIRPLANE_LIGHT_UNKNOWN);
   g_assert_true (indicator_is (lf, "lit kernel"));
 }
 
@@ -164,17 +189,17 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
   g_autoptr (RfkLedController) second = NULL;
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (rfk_led_controller_set_rule (first,
+  g_assert_true (choose (first,
                                               RFK_LED_RULE_WLAN_BLOCKED,
                                               &error));
   /* Another applet (here: another controller) wants the LED too. */
   second = rfk_led_controller_new (lf->manager);
-  g_assert_false (rfk_led_controller_set_rule (second, RFK_LED_RULE_NEVER,
+  g_assert_false (choose (second, RFK_LED_RULE_NEVER,
                                                &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
   g_assert_nonnull (strstr (error->message, lf->f.socket_path));
   g_assert_cmpint (rfk_led_controller_get_status (second), ==,
-                   RFK_INDICATOR_BUSY);
+                   RFK_AIRPLANE_LIGHT_BUSY);
   g_assert_cmpint (rfk_led_controller_get_rule (second), ==,
                    RFK_LED_RULE_KERNEL);
   g_assert_nonnull (rfk_led_controller_get_error (second));
@@ -185,11 +210,11 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
   soft (lf, 1, TRUE);
   g_assert_true (indicator_is (lf, "lit owned"));
 
-  /* Once the first lets go, the second may take over. */
+  /* Once the first lets go, the kernel's rule is back (Bluetooth is on:
+   * dark), and the second may take over. */
   g_clear_object (&first);
-  g_assert_true (indicator_is (lf, "lit kernel") || TRUE);
-  test_settle (50);
-  g_assert_true (rfk_led_controller_set_rule (second, RFK_LED_RULE_NEVER,
+  g_assert_true (indicator_is (lf, "dark kernel"));
+  g_assert_true (choose (second, RFK_LED_RULE_NEVER,
                                               &error));
   g_assert_no_error (error);
   g_assert_true (indicator_is (lf, "dark owned"));
@@ -198,13 +223,13 @@ test_second_owner_is_busy (LedFixture *lf, gconstpointer data)
 static gboolean
 is_owned (gpointer data)
 {
-  return rfk_led_controller_get_status (data) == RFK_INDICATOR_OWNED;
+  return rfk_led_controller_get_status (data) == RFK_AIRPLANE_LIGHT_OWNED;
 }
 
 static gboolean
 is_not_owned (gpointer data)
 {
-  return rfk_led_controller_get_status (data) != RFK_INDICATOR_OWNED;
+  return rfk_led_controller_get_status (data) != RFK_AIRPLANE_LIGHT_OWNED;
 }
 
 static void
@@ -213,7 +238,7 @@ test_rule_survives_the_device_going_away (LedFixture *lf, gconstpointer d)
   g_autoptr (RfkLedController) led = rfk_led_controller_new (lf->manager);
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+  g_assert_true (choose (led, RFK_LED_RULE_NEVER,
                                               &error));
   /* The relay (or module) goes away and comes back with every radio
    * off, so the kernel's own rule would light the LED. */
@@ -237,18 +262,45 @@ test_stock_kernel_is_unsupported (LedFixture *lf, gconstpointer data)
   g_autoptr (RfkLedController) led = rfk_led_controller_new (lf->manager);
   g_autoptr (GError) error = NULL;
 
-  g_assert_false (rfk_led_controller_set_rule (led,
+  g_assert_false (choose (led,
                                                RFK_LED_RULE_AIRPLANE_MODE,
                                                &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (error->message, "rfkill-airplane"));
   g_assert_cmpint (rfk_led_controller_get_status (led), ==,
-                   RFK_INDICATOR_UNSUPPORTED);
+                   RFK_AIRPLANE_LIGHT_UNSUPPORTED);
   /* The previous rule stays in force. */
   g_assert_cmpint (rfk_led_controller_get_rule (led), ==,
                    RFK_LED_RULE_KERNEL);
   /* Stock kernels send no indicator events either. */
   g_assert_true (indicator_is (lf, "dark kernel"));
+}
+
+/* Taking the light never blocks the main loop: the fake kernel here runs
+ * on the same main context, so it can only answer ACQUIRE if set_rule()
+ * returns first (a poll() for the answer would wait for nothing). */
+static void
+test_taking_the_light_never_blocks (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkLedController) led = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean owned;
+
+  fake_rfkill_add (f->fake, RFK_TYPE_WLAN, NULL);
+  fixture_listen (f);
+  f->manager = fixture_start_manager (f);
+  led = rfk_led_controller_new (f->manager);
+
+  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+                                              &error));
+  g_assert_no_error (error);
+  g_assert_true (rfk_led_controller_is_pending (led));
+  g_assert_true (test_wait_for (not_pending, led, 3000));
+  g_assert_cmpint (rfk_led_controller_get_status (led), ==,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_cmpint (rfk_led_controller_get_rule (led), ==, RFK_LED_RULE_NEVER);
+  fake_rfkill_get_indicator (f->fake, &owned);
+  g_assert_true (owned);
 }
 
 int
@@ -269,5 +321,8 @@ main (int argc, char **argv)
   ADD ("stock-kernel-is-unsupported", test_stock_kernel_is_unsupported,
        "stock");
 #undef ADD
+  g_test_add ("/led/taking-the-light-never-blocks", Fixture, NULL,
+              fixture_setup, test_taking_the_light_never_blocks,
+              fixture_teardown);
   return g_test_run ();
 }

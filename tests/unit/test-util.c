@@ -228,9 +228,15 @@ on_airplane (RfkManager *m, gboolean enabled, Fixture *f)
 }
 
 static void
-on_indicator (RfkManager *m, gboolean lit, Fixture *f)
+on_ended_elsewhere (RfkManager *m, Fixture *f)
 {
-  log_line (f, g_strdup_printf ("indicator %s", lit ? "lit" : "dark"));
+  log_line (f, g_strdup ("airplane ended elsewhere"));
+}
+
+static void
+on_airplane_light (RfkManager *m, gboolean lit, Fixture *f)
+{
+  log_line (f, g_strdup_printf ("light %s", lit ? "lit" : "dark"));
 }
 
 static void
@@ -251,7 +257,11 @@ test_log_signals (Fixture *f, RfkManager *m)
   g_signal_connect (m, "device-changed", G_CALLBACK (on_changed), f);
   g_signal_connect (m, "hardware-switch-changed", G_CALLBACK (on_hw), f);
   g_signal_connect (m, "airplane-mode-changed", G_CALLBACK (on_airplane), f);
-  g_signal_connect (m, "indicator-changed", G_CALLBACK (on_indicator), f);
+  /* Not every version of the manager has it. */
+  if (g_signal_lookup ("airplane-mode-ended-elsewhere", RFK_TYPE_MANAGER))
+    g_signal_connect (m, "airplane-mode-ended-elsewhere",
+                      G_CALLBACK (on_ended_elsewhere), f);
+  g_signal_connect (m, "airplane-light-changed", G_CALLBACK (on_airplane_light), f);
   g_signal_connect (m, "state-changed", G_CALLBACK (on_state), f);
 }
 

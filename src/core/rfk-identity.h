@@ -1,0 +1,27 @@
+/*
+ * rfk-identity.h: what sysfs says about a radio: its name and a stable
+ * identity that survives re-plugging and reboots.
+ *
+ * Both are read under $RFKILL_SYSFS_ROOT (default /sys/class/rfkill), so
+ * tests can give a stand-in tree.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* rfkillN/name, or "rfkillN" when it is gone or unreadable. */
+char *rfk_identity_read_name (guint32 idx);
+
+/*
+ * The bus device the radio belongs to, as a path under the devices
+ * directory ("pci0000:00/0000:00:14.3"), like udev's ID_PATH which
+ * systemd-rfkill keys its saved states by.  Class devices that the kernel
+ * numbers as they come (phy3, hci1, rfkill7) are skipped, so a card
+ * re-plugged in the same slot gets the same identity.  NULL for virtual
+ * devices and when sysfs has no link: callers fall back to the name.
+ */
+char *rfk_identity_read_device_path (guint32 idx);
+
+G_END_DECLS

@@ -1,0 +1,401 @@
+/*
+ * rfk-manager-airplane.c: RfkManager carries out airplane-mode plans.
+ *
+ * The decisions are rfk-airplane-policy.c's; this file feeds it the
+ * model and the restore list, saves the list before anything is blocked
+ * (if we crash halfway, the list is there) and hands the writes to a
+ * request.  It also notices what other programs do:
+ *  - every counted radio came on in one batch (gsd's CHANGE_ALL,
+ *    `rfkill unblock all`, the airplane key): airplane mode ended
+ *    elsewhere; the radios that were off before go off again, once;
+ *  - only some came on: a user switched radios by hand; they are left
+ *    alone and the list, no longer true, is dropped;
+ *  - a radio plugged in during airplane mode that its saved state
+ *    (systemd-rfkill) turns on right away is kept off, once;
+ *  - every counted radio went off in one batch: airplane mode began
+ *    elsewhere (the key, `rfkill block all`); the states from before the
+ *    batch become the list, so leaving restores them.
+ */
+#include "config.h"
+
+#include "rfk-manager-private.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  GArray *radios;     /* RfkPolicyRadio */
+  GPtrArray *strings; /* owns the keys */
+} PolicyInput;
+
+static void
+policy_input_clear (PolicyInput *input)
+{
+  g_clear_pointer (&input->radios, g_array_unref);
+  g_clear_pointer (&input->strings, g_ptr_array_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PolicyInput, policy_input_clear)
+
+/* The model as the policy sees it; with before_batch, soft states as
+ * they were before the current batch of events. */
+static void
+policy_input_init (PolicyInput *input, RfkManager *self,
+                   gboolean before_batch)
+{
+  input->radios = g_array_sized_new (FALSE, FALSE, sizeof (RfkPolicyRadio),
+                                     self->sorted->len);
+  input->strings = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < self->sorted->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (self->sorted, i);
+      gpointer key = GUINT_TO_POINTER (device->idx);
+      gpointer value;
+      RfkPolicyRadio radio = {
+        .idx = device->idx, .type = device->type, .soft = device->soft,
+        .hard = device->hard, .writing = -1,
+      };
+
+      if (g_hash_table_lookup_extended (self->inflight, key, NULL, &value))
+        radio.writing = GPOINTER_TO_INT (value) - 1;
+      if (before_batch
+          && g_hash_table_lookup_extended (self->batch_before, key, NULL,
+                                           &value))
+        {
+          radio.soft = GPOINTER_TO_INT (value) - 1;
+          radio.writing = -1;
+        }
+      radio.key = rfk_device_dup_key (device);
+      radio.name_key = rfk_device_dup_name_key (device);
+      g_ptr_array_add (input->strings, (char *) radio.key);
+      g_ptr_array_add (input->strings, (char *) radio.name_key);
+      g_array_append_val (input->radios, radio);
+    }
+}
+
+static void
+set_airplane_error (RfkManager *self, GError *error)
+{
+  if (error == NULL && self->airplane_error == NULL)
+    return;
+  if (error != NULL && self->airplane_error != NULL
+      && g_strcmp0 (error->message, self->airplane_error->message) == 0)
+    {
+      g_error_free (error);
+      return;
+    }
+  g_clear_error (&self->airplane_error);
+  self->airplane_error = error;
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_ERROR_CHANGED], 0);
+}
+
+/* A list we cannot parse is moved aside for inspection, and a marker
+ * takes its place: until airplane mode is turned on again, turning it
+ * off refuses, rather than turning every radio on. */
+static void
+keep_corrupt_store (RfkManager *self, const char *path)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
+  g_autofree char *copy = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+  g_autoptr (RfkAirplaneStore) marker = rfk_airplane_store_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (g_rename (path, copy) < 0)
+    {
+      g_warning (_("Cannot move %s aside: %s"), path, g_strerror (errno));
+      return;  /* still corrupt, so still reported */
+    }
+  marker->active = TRUE;
+  marker->corrupt_copy = g_strdup (copy);
+  if (!rfk_airplane_store_save (marker, &error))
+    g_warning ("%s", error->message);
+}
+
+static GError *
+corrupt_error (const RfkAirplaneStore *store)
+{
+  return g_error_new (G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                      _("The list of radios to restore was corrupt and is "
+                        "kept as %s; no radio was changed.  Turn radios on "
+                        "one by one, or turn airplane mode on to start a "
+                        "new list."), store->corrupt_copy);
+}
+
+/* The restore list, or NULL with error set (and shown to the user). */
+static RfkAirplaneStore *
+load_store (RfkManager *self, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  RfkAirplaneStore *store = rfk_airplane_store_load (&local_error);
+
+  if (store == NULL && local_error->domain == G_KEY_FILE_ERROR)
+    {
+      g_autofree char *path = rfk_airplane_store_dup_path ();
+
+      keep_corrupt_store (self, path);
+      store = rfk_airplane_store_load (NULL);
+    }
+  if (store == NULL)
+    {
+      set_airplane_error (self, g_error_copy (local_error));
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  set_airplane_error (self, store->corrupt_copy ? corrupt_error (store)
+                                                : NULL);
+  return store;
+}
+
+static void
+save_store (RfkManager *self, const RfkAirplaneStore *store)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* A failure only leaves a stale list behind, which the next decision
+   * recognises as such. */
+  if (!rfk_airplane_store_save (store, &error))
+    g_warning ("%s", error->message);
+}
+
+static RfkAirplanePlan *
+plan_now (RfkManager *self, RfkPolicyEvent event,
+          const RfkAirplaneStore *store, gboolean before_batch)
+{
+  g_auto (PolicyInput) input = { NULL };
+
+  policy_input_init (&input, self, before_batch);
+  return rfk_airplane_policy_plan (event,
+                                   (RfkPolicyRadio *) input.radios->data,
+                                   input.radios->len, store,
+                                   self->airplane_types);
+}
+
+/* Carries out a plan of ours that no caller waits for. */
+static void
+enforce (RfkManager *self, const RfkAirplanePlan *plan)
+{
+  Request *request;
+
+  if (plan->save != NULL)
+    save_store (self, plan->save);
+  if (plan->writes->len == 0 && plan->expect->len == 0)
+    return;
+  request = rfk_request_new (self, REQUEST_ENFORCE, NULL, NULL, NULL, NULL);
+  if (rfk_request_apply_plan (request, plan))
+    rfk_request_commit (request);
+}
+
+void
+rfk_manager_airplane_start (RfkManager *self, Request *request,
+                            gboolean enabled)
+{
+  g_autoptr (RfkAirplaneStore) store = NULL;
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+  GError *error = NULL;
+
+  store = load_store (self, &error);
+  if (store == NULL)
+    {
+      rfk_request_finish (request, error);
+      return;
+    }
+  if (!enabled && store->corrupt_copy != NULL)
+    {
+      rfk_request_finish (request, corrupt_error (store));
+      return;
+    }
+  plan = plan_now (self, enabled ? RFK_POLICY_ON : RFK_POLICY_OFF, store,
+                   FALSE);
+  if (plan->error != NULL)
+    {
+      rfk_request_finish (request, g_steal_pointer (&plan->error));
+      return;
+    }
+  /* Off forgets the list only once the kernel confirmed every radio. */
+  if (enabled && plan->save != NULL)
+    {
+      if (!rfk_airplane_store_save (plan->save, &error))
+        {
+          rfk_request_finish (request, error);  /* blocked nothing */
+          return;
+        }
+      set_airplane_error (self, NULL);
+    }
+  if (rfk_request_apply_plan (request, plan))
+    rfk_request_commit (request);
+}
+
+void
+rfk_manager_airplane_finished (RfkManager *self, RequestKind kind)
+{
+  g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
+
+  if (kind == REQUEST_AIRPLANE_OFF)
+    save_store (self, empty);  /* restored: forget */
+}
+
+/* Whatever happened while none of our programs ran belongs to the user:
+ * a list whose airplane mode no longer holds is dropped, nothing is
+ * blocked again. */
+void
+rfk_manager_airplane_on_ready (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  /* A reader (--list) changes nothing, the list included. */
+  if (!self->read_only && !rfk_manager_compute_airplane_mode (self, NULL))
+    {
+      g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
+
+      save_store (self, empty);
+    }
+}
+
+/* Airplane mode holds for every counted radio but device. */
+static gboolean
+holds_for_others (RfkManager *self, RfkDevice *device)
+{
+  guint unblocked;
+
+  rfk_manager_compute_airplane_mode (self, &unblocked);
+  return unblocked == (rfk_device_is_blocked (device) ? 0 : 1);
+}
+
+static void
+keep_newcomer_off (RfkManager *self, RfkDevice *device)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  plan = plan_now (self, RFK_POLICY_RADIOS_ADDED, store, FALSE);
+  enforce (self, plan);
+}
+
+static gboolean
+ours_to_watch (RfkManager *self, RfkDevice *device)
+{
+  return self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
+         && rfk_airplane_policy_counts (self->airplane_types, device->type);
+}
+
+/* Only after the initial ADDs: what happened while we were not running
+ * is not ours to undo. */
+void
+rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device)
+{
+  if (!ours_to_watch (self, device) || !holds_for_others (self, device))
+    return;
+  /* The kernel started it blocked (the global state we set); its saved
+   * state may still turn it on (systemd-rfkill, after udev). */
+  g_hash_table_add (self->newcomers, GUINT_TO_POINTER (device->idx));
+  if (!device->soft)
+    keep_newcomer_off (self, device);
+}
+
+void
+rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
+                                    gboolean soft_before)
+{
+  gpointer key = GUINT_TO_POINTER (device->idx);
+
+  if (soft_before != device->soft
+      && !g_hash_table_contains (self->batch_before, key))
+    g_hash_table_insert (self->batch_before, key,
+                         GINT_TO_POINTER (soft_before + 1));
+  if (soft_before && !device->soft
+      && g_hash_table_remove (self->newcomers, key)
+      && ours_to_watch (self, device) && holds_for_others (self, device))
+    keep_newcomer_off (self, device);
+}
+
+static gboolean
+every_counted_radio_on (RfkManager *self)
+{
+  for (guint i = 0; i < self->sorted->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (self->sorted, i);
+
+      if (rfk_airplane_policy_counts (self->airplane_types, device->type)
+          && device->soft && !device->hard)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+ended_elsewhere (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  g_hash_table_remove_all (self->newcomers);
+  if (!every_counted_radio_on (self))
+    {
+      g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
+
+      save_store (self, empty);  /* switched by hand: left alone */
+      return;
+    }
+  plan = plan_now (self, RFK_POLICY_ENDED_ELSEWHERE, store, FALSE);
+  enforce (self, plan);
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_ENDED_ELSEWHERE],
+                 0);
+}
+
+static void
+entered_elsewhere (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+
+  if (store == NULL || store->active)
+    return;
+  plan = plan_now (self, RFK_POLICY_ON, store, TRUE);
+  /* Remember only: the kernel already blocked them. */
+  if (plan->save != NULL)
+    save_store (self, plan->save);
+}
+
+void
+rfk_manager_airplane_batch_end (RfkManager *self)
+{
+  gboolean ended = self->ended_in_batch, entered = self->entered_in_batch;
+
+  self->ended_in_batch = self->entered_in_batch = FALSE;
+  if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
+    {
+      if (ended && !self->airplane_mode)
+        ended_elsewhere (self);
+      else if (entered && self->airplane_mode
+               && g_hash_table_size (self->batch_before) > 0)
+        entered_elsewhere (self);
+    }
+  g_hash_table_remove_all (self->batch_before);
+  /* Radios we now keep off count as blocked already. */
+  rfk_manager_update_airplane_mode (self);
+}
+
+/* The counted types changed while airplane mode held: it still holds,
+ * now for the new types too, and the list keeps every radio it had. */
+void
+rfk_manager_airplane_types_changed (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = NULL;
+  g_autoptr (RfkAirplanePlan) plan = NULL;
+
+  if (self->state != RFK_MANAGER_STATE_READY || self->airplane_ops > 0
+      || !self->airplane_mode)
+    return;
+  store = load_store (self, NULL);
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  plan = plan_now (self, RFK_POLICY_TYPES_CHANGED, store, FALSE);
+  enforce (self, plan);
+}

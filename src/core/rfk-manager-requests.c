@@ -1,0 +1,417 @@
+/*
+ * rfk-manager-requests.c: RfkManager's pending writes.
+ *
+ * A request completes when the kernel's confirming event comes in, not
+ * when write() returns, because another program may change the same
+ * radio in between.  Every radio is claimed by at most one request: a
+ * newer request for it supersedes the older one, whose write may still
+ * land (so what we wrote stays known in self->inflight until the kernel
+ * reports that state).
+ */
+#include "config.h"
+
+#include "rfk-manager-private.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-transport.h"
+
+/* How long the kernel may take to confirm a change. */
+#define CONFIRM_TIMEOUT_MS 5000
+/* A relay that never sends status packets must not make us hoard. */
+#define MAX_STATUS_WAITERS 64
+
+static gboolean
+request_is_live (RfkManager *self, Request *request)
+{
+  return g_list_find (self->requests, request) != NULL;
+}
+
+static Request *
+request_lookup_id (RfkManager *self, guint id)
+{
+  for (GList *l = self->requests; l != NULL; l = l->next)
+    if (((Request *) l->data)->id == id)
+      return l->data;
+  return NULL;
+}
+
+static void
+request_release_claims (Request *request)
+{
+  RfkManager *self = request->self;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, request->wanted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (g_hash_table_lookup (self->claims, key) == request)
+      g_hash_table_remove (self->claims, key);
+  g_hash_table_remove_all (request->wanted);
+}
+
+static void
+request_free (Request *request)
+{
+  g_clear_handle_id (&request->timeout_source, g_source_remove);
+  if (request->cancel_source != NULL)
+    {
+      g_source_destroy (request->cancel_source);
+      g_clear_pointer (&request->cancel_source, g_source_unref);
+    }
+  g_clear_object (&request->task);
+  g_hash_table_unref (request->wanted);
+  g_free (request);
+}
+
+/* Completes request; takes error.  Re-derives state since claims moved. */
+void
+rfk_request_finish (Request *request, GError *error)
+{
+  RfkManager *self = request->self;
+  RequestKind kind = request->kind;
+
+  if (!request_is_live (self, request))
+    {
+      g_clear_error (&error);
+      return;
+    }
+  /* The callback may drop the caller's last reference to us. */
+  g_object_ref (self);
+  self->requests = g_list_remove (self->requests, request);
+  request_release_claims (request);
+  /* Stale status waiters are recognised by request_is_live(). */
+  if (kind == REQUEST_AIRPLANE_ON || kind == REQUEST_AIRPLANE_OFF)
+    self->airplane_ops--;
+
+  if (kind == REQUEST_AIRPLANE_OFF && error == NULL)
+    {
+      rfk_manager_airplane_finished (self, kind);
+      if (rfk_manager_compute_airplane_mode (self, NULL))
+        error = g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
+                             _("Radios stay off: a hardware switch blocks "
+                               "them"));
+    }
+
+  if (request->task != NULL)
+    {
+      if (error != NULL)
+        g_task_return_error (request->task, error);
+      else
+        g_task_return_boolean (request->task, TRUE);
+    }
+  /* Superseded by the user's own request: nothing went wrong. */
+  else if (error != NULL
+           && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_warning (_("Keeping a hot-plugged radio off failed: %s"),
+                 error->message);
+      g_error_free (error);
+    }
+  else
+    g_clear_error (&error);
+
+  request_free (request);
+  rfk_manager_update_airplane_mode (self);
+  g_object_unref (self);
+}
+
+/* The kernel will not confirm what request wrote (it timed out or the
+ * write was refused): stop expecting those states. */
+static void
+request_forget_inflight (Request *request)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, request->wanted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_remove (request->self->inflight, key);
+}
+
+static gboolean
+request_timeout_cb (gpointer user_data)
+{
+  Request *request = user_data;
+
+  request->timeout_source = 0;
+  request_forget_inflight (request);
+  rfk_request_finish (request,
+                      g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                                   _("%s did not confirm the change within "
+                                     "%d seconds"),
+                                   request->self->device_path,
+                                   CONFIRM_TIMEOUT_MS / 1000));
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+request_cancelled_cb (GCancellable *cancellable, gpointer user_data)
+{
+  Request *request = user_data;
+  GError *error = NULL;
+
+  g_cancellable_set_error_if_cancelled (cancellable, &error);
+  rfk_request_finish (request, error);
+  return G_SOURCE_REMOVE;
+}
+
+Request *
+rfk_request_new (RfkManager *self, RequestKind kind,
+                 GCancellable *cancellable, GAsyncReadyCallback callback,
+                 gpointer user_data, gpointer source_tag)
+{
+  Request *request = g_new0 (Request, 1);
+
+  request->self = self;
+  request->id = ++self->next_request_id;
+  request->kind = kind;
+  request->wanted = g_hash_table_new (NULL, NULL);
+  if (kind != REQUEST_ENFORCE)
+    {
+      request->task = g_task_new (self, cancellable, callback, user_data);
+      g_task_set_source_tag (request->task, source_tag);
+    }
+  if (cancellable != NULL)
+    {
+      request->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (request->cancel_source,
+                             G_SOURCE_FUNC (request_cancelled_cb), request,
+                             NULL);
+      g_source_attach (request->cancel_source, NULL);
+    }
+  if (kind == REQUEST_AIRPLANE_ON || kind == REQUEST_AIRPLANE_OFF)
+    self->airplane_ops++;
+  self->requests = g_list_prepend (self->requests, request);
+  return request;
+}
+
+/* request now waits for idx to reach soft; an older claim on idx is
+ * superseded. */
+static void
+request_claim (Request *request, guint32 idx, gboolean soft)
+{
+  RfkManager *self = request->self;
+  gpointer key = GUINT_TO_POINTER (idx);
+  Request *previous = g_hash_table_lookup (self->claims, key);
+
+  if (previous != NULL && previous != request)
+    {
+      RfkDevice *device = g_hash_table_lookup (self->devices, key);
+
+      g_hash_table_remove (previous->wanted, key);
+      g_hash_table_remove (self->claims, key);
+      rfk_request_finish (previous,
+                          g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                       _("Superseded by a newer request for "
+                                         "%s"),
+                                       device ? device->name : "?"));
+    }
+  g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
+  g_hash_table_insert (self->claims, key, request);
+}
+
+/* Sends one request.  FALSE if it failed (request finished with it). */
+static gboolean
+request_write (Request *request, const RfkEvent *event)
+{
+  RfkManager *self = request->self;
+  GError *error = NULL;
+  const char *type = rfk_type_to_string (event->type);
+
+  if (!rfk_transport_write (self->fd, self->device_path, event, &error))
+    {
+      request_forget_inflight (request);
+      rfk_request_finish (request, error);
+      return FALSE;
+    }
+  /* Like util-linux rfkill: every change we make is on the record. */
+  if (event->op == RFK_OP_CHANGE_ALL)
+    g_info ("%s every %s radio on %s", event->soft ? "Blocked"
+                                                   : "Unblocked",
+            event->type == RFK_TYPE_ALL ? "kind of" : type ? type : "unknown",
+            self->device_path);
+  else
+    g_info ("%s idx %u (%s) on %s", event->soft ? "Blocked" : "Unblocked",
+            event->idx, type ? type : "unknown", self->device_path);
+  if (self->is_socket)
+    {
+      g_queue_push_tail (&self->status_waiters,
+                         GUINT_TO_POINTER (request->id));
+      if (g_queue_get_length (&self->status_waiters) > MAX_STATUS_WAITERS)
+        g_queue_pop_head (&self->status_waiters);
+    }
+  return TRUE;
+}
+
+/* Asks for one radio's soft state.  Writes only if it differs, so we
+ * never rewrite a state somebody else set.  FALSE if request finished. */
+gboolean
+rfk_request_want (Request *request, RfkDevice *device, gboolean soft)
+{
+  RfkManager *self = request->self;
+  gpointer key = GUINT_TO_POINTER (device->idx);
+  gpointer pending;
+  gboolean in_flight, expected;
+  RfkEvent event;
+
+  /* With a write in flight the state will still move: compare with
+   * where it is going, not with what the kernel reported last. */
+  in_flight = g_hash_table_lookup_extended (self->inflight, key, NULL,
+                                            &pending);
+  expected = in_flight ? GPOINTER_TO_INT (pending) - 1 : device->soft;
+  if (!in_flight && device->soft == soft)
+    return TRUE;
+
+  request_claim (request, device->idx, soft);
+  if (expected == soft)
+    return TRUE;  /* already asked for: wait for the kernel's event */
+
+  event = rfk_event_change (device->idx, device->type, soft);
+  if (!request_write (request, &event))
+    return FALSE;
+  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
+  return TRUE;
+}
+
+/* Claims every radio the plan expects, then sends its writes in order.
+ * FALSE if a write failed (request finished with the error). */
+gboolean
+rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
+{
+  RfkManager *self = request->self;
+
+  for (guint i = 0; i < plan->expect->len; i++)
+    {
+      const RfkPolicyExpect *e = &g_array_index (plan->expect,
+                                                 RfkPolicyExpect, i);
+
+      request_claim (request, e->idx, e->soft);
+      g_hash_table_insert (self->inflight, GUINT_TO_POINTER (e->idx),
+                           GINT_TO_POINTER (e->soft + 1));
+    }
+  for (guint i = 0; i < plan->writes->len; i++)
+    {
+      const RfkPolicyWrite *w = &g_array_index (plan->writes,
+                                                RfkPolicyWrite, i);
+      RfkEvent event = w->op == RFK_OP_CHANGE_ALL
+                         ? rfk_event_change_all (w->type, w->soft)
+                         : rfk_event_change (w->idx, w->type, w->soft);
+
+      if (!request_is_live (self, request))
+        return FALSE;
+      if (!request_write (request, &event))
+        return FALSE;
+    }
+  return request_is_live (self, request);
+}
+
+/* Call after the last want: finishes at once if nothing was written,
+ * otherwise starts the confirmation timeout. */
+void
+rfk_request_commit (Request *request)
+{
+  if (!request_is_live (request->self, request))
+    return;
+  if (g_hash_table_size (request->wanted) == 0)
+    {
+      rfk_request_finish (request, NULL);
+      return;
+    }
+  request->timeout_source = g_timeout_add (CONFIRM_TIMEOUT_MS,
+                                           request_timeout_cb, request);
+}
+
+/* The kernel reported idx's state (or its removal when device is NULL). */
+void
+rfk_request_check_confirmed (RfkManager *self, guint32 idx,
+                             RfkDevice *device)
+{
+  gpointer key = GUINT_TO_POINTER (idx);
+  Request *request = g_hash_table_lookup (self->claims, key);
+  gpointer wanted;
+
+  if (device == NULL
+      || GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
+         == device->soft)
+    g_hash_table_remove (self->inflight, key);
+
+  if (request == NULL)
+    return;
+  wanted = g_hash_table_lookup (request->wanted, key);
+  if (device != NULL && GPOINTER_TO_INT (wanted) - 1 != device->soft)
+    return;
+  g_hash_table_remove (request->wanted, key);
+  g_hash_table_remove (self->claims, key);
+  if (g_hash_table_size (request->wanted) == 0)
+    rfk_request_finish (request, NULL);
+}
+
+/* A socket peer answered our oldest unanswered write. */
+void
+rfk_request_status (RfkManager *self, int status)
+{
+  guint id = GPOINTER_TO_UINT (g_queue_pop_head (&self->status_waiters));
+  Request *request = id != 0 ? request_lookup_id (self, id) : NULL;
+
+  if (status == 0 || request == NULL)
+    return;
+  request_forget_inflight (request);
+  rfk_request_finish (request,
+                      rfk_transport_error_new (self->device_path,
+                                               RFK_TRANSPORT_WRITE, status));
+}
+
+gboolean
+rfk_request_is_enforcing (RfkManager *self, guint32 idx)
+{
+  Request *claim = g_hash_table_lookup (self->claims,
+                                        GUINT_TO_POINTER (idx));
+
+  return claim != NULL && claim->kind == REQUEST_ENFORCE;
+}
+
+void
+rfk_requests_fail_all (RfkManager *self, const char *message)
+{
+  while (self->requests != NULL)
+    rfk_request_finish (self->requests->data,
+                        g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED,
+                                             message));
+  g_queue_clear (&self->status_waiters);
+}
+
+/* Requests of another airplane change are superseded as a whole. */
+void
+rfk_requests_supersede_airplane (RfkManager *self)
+{
+  GList *l = self->requests;
+
+  while (l != NULL)
+    {
+      Request *request = l->data;
+
+      l = l->next;
+      if (request->kind == REQUEST_AIRPLANE_ON
+          || request->kind == REQUEST_AIRPLANE_OFF)
+        {
+          rfk_request_finish (request,
+                              g_error_new_literal (G_IO_ERROR,
+                                                   G_IO_ERROR_CANCELLED,
+                                                   _("Superseded by a newer "
+                                                     "airplane-mode "
+                                                     "request")));
+          l = self->requests;  /* the list changed under us */
+        }
+    }
+}
+
+/* Finalize: tasks hold a reference to us, so only requests without a
+ * task can be left; drop them without emitting anything. */
+void
+rfk_requests_free_all (RfkManager *self)
+{
+  g_list_free_full (g_steal_pointer (&self->requests),
+                    (GDestroyNotify) request_free);
+  g_queue_clear (&self->status_waiters);
+}

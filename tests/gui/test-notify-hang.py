@@ -1,0 +1,80 @@
+"""A notification daemon that never answers leaves the menu working.
+
+Scenario: org.freedesktop.Notifications is owned by a daemon (here, in
+the test process) that accepts Notify calls and never replies, as a hung
+daemon does.  The hardware switch flips, so the applet notifies; right
+after, the user clicks a radio in the menu, and the click takes effect
+at once instead of after the D-Bus call's timeout (25 s for a
+synchronous libnotify call).
+"""
+import guitest as gt
+from guitest import check, log, wait_for
+import fakekernel
+
+from gi.repository import Gio, GLib
+
+NOTIFY_XML = """<node><interface name='org.freedesktop.Notifications'>
+<method name='Notify'>
+  <arg type='s' direction='in'/><arg type='u' direction='in'/>
+  <arg type='s' direction='in'/><arg type='s' direction='in'/>
+  <arg type='s' direction='in'/><arg type='as' direction='in'/>
+  <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>
+  <arg type='u' direction='out'/>
+</method>
+<method name='GetCapabilities'><arg type='as' direction='out'/></method>
+<method name='GetServerInformation'>
+  <arg type='s' direction='out'/><arg type='s' direction='out'/>
+  <arg type='s' direction='out'/><arg type='s' direction='out'/>
+</method>
+</interface></node>"""
+
+
+class HungDaemon:
+    """Takes every call and answers none of them."""
+
+    def __init__(self, bus):
+        self.calls = []
+        info = Gio.DBusNodeInfo.new_for_xml(NOTIFY_XML).interfaces[0]
+        bus.register_object('/org/freedesktop/Notifications', info,
+                            self._on_call, None, None)
+        reply = bus.call_sync(
+            'org.freedesktop.DBus', '/org/freedesktop/DBus',
+            'org.freedesktop.DBus', 'RequestName',
+            GLib.Variant('(su)', ('org.freedesktop.Notifications', 4)),
+            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
+        check(reply.unpack()[0] == 1, 'cannot own the notification name')
+
+    def _on_call(self, conn, sender, path, iface, method, params, invocation):
+        self.calls.append((method, invocation))  # kept, never answered
+
+
+def test(logdir):
+    bus = gt.session_bus()
+    loop = gt.MainLoopThread()
+    watcher = gt.Watcher(bus)
+    daemon = HungDaemon(bus)
+    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
+    applet = gt.Applet(fake.socket, logdir)
+    try:
+        item = watcher.wait_item(applet.unique_name(bus))
+        wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
+
+        fake.set_hard_all(True)
+        # libnotify asks GetCapabilities first; we call Notify directly.
+        wait_for(lambda: daemon.calls, 5, 'a call to the hung daemon')
+        fake.set_hard_all(False)
+        # The menu still answers, and a click still switches the radio.
+        wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 5,
+                 'the menu after the switch')
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5,
+                 'phy0 blocked by a click while Notify hangs')
+        log('menu answered with', len(daemon.calls), 'calls unanswered')
+    finally:
+        applet.stop()
+        fake.stop()
+        loop.stop()
+
+
+if __name__ == '__main__':
+    gt.run(test)
