@@ -72,14 +72,17 @@ class Kernel:
         file object stdout; returns (returncode, argv shown in logs).
         dirs are the absolute host directories make reads or writes (M=,
         KBUILD_EXTRA_SYMBOLS): for a chrooted kernel they are bind-mounted
-        at the same path inside the root, in a private mount namespace that
-        goes away with the command, so nothing is left mounted."""
+        at the same path inside the root, with a /proc, in a private mount
+        namespace that goes away with the command, so nothing is left
+        mounted (and removing the cache cannot reach the host's files)."""
         cmd = ['make', '-C', self.headers_in_root, *make_args]
         if not self.chrooted:
             r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=stdout,
                                stderr=subprocess.STDOUT)
             return r.returncode, cmd
-        script = ['set -e']
+        # objtool reads /proc/self (its stack limit)
+        script = ['set -e', 'mount -t proc proc ' + shell_quote(
+            os.path.join(self.root, 'proc'))]
         for d in dirs:
             inside = os.path.join(self.root, d.lstrip('/'))
             os.makedirs(inside, exist_ok=True)
