@@ -20,20 +20,27 @@
 
 #include "../include/uapi/rfkill-airplane.h"
 
-#define ASUS_WIRELESS_VERSION	"0.1.0"
+#ifndef RFKILL_AIRPLANE_VERSION
+#error "RFKILL_AIRPLANE_VERSION must come from the build (see kernel/Kbuild)"
+#endif
 
 #define ASUS_WIRELESS_HOTKEY	0x88
 
 /* HSWC argument that reads the LED back; the same on every known ASHS. */
 #define HSWC_STATUS		0x2
 
-/* HSWC arguments that switch the LED, which differ between the two ids. */
+/*
+ * HSWC arguments that switch the LED, which differ between the two ids;
+ * HSWC(HSWC_STATUS) returns the "on" argument while the LED is on.  The
+ * values are those of the in-tree driver (per-HID since 2016); note that
+ * ATK4001 is inverted: 0 lights the LED.
+ */
 struct hswc_params {
 	u8 on;
 	u8 off;
 };
 
-static const struct hswc_params atk4001_params = { .on = 0x1, .off = 0x0 };
+static const struct hswc_params atk4001_params = { .on = 0x0, .off = 0x1 };
 static const struct hswc_params atk4002_params = { .on = 0x5, .off = 0x4 };
 
 struct asus_wireless_data {
@@ -307,4 +314,4 @@ module_acpi_driver(asus_wireless_driver);
 MODULE_DESCRIPTION("Asus Wireless Radio Control Driver with airplane-mode LED");
 MODULE_AUTHOR("rfkill-applet developers");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(ASUS_WIRELESS_VERSION);
+MODULE_VERSION(RFKILL_AIRPLANE_VERSION);

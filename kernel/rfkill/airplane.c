@@ -3,14 +3,16 @@
  * The airplane-mode indicator: LED trigger "rfkill-airplane-mode".
  *
  * Default rule: on while every registered radio is blocked (soft or
- * hard), off while any one is unblocked; with no radios at all it shows
+ * hard), off while any one is unblocked, each radio counted by what its
+ * last event said (see rfkill_tally_locked()); with no radios at all it shows
  * the global state of RFKILL_TYPE_ALL (initially !default_state, then
  * whatever "CHANGE_ALL type all" set).
  *
  * One open /dev/rfkill file at a time may take the indicator over with
  * RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE and drive it with ..._CHANGE;
  * closing that file hands it back to the default rule at once.  Every
- * change of the indicator state is queued as an event to all open files.
+ * change of the indicator state is queued as an event to all open files,
+ * and a newly opened file is told the current state after its ADDs.
  */
 #include <linux/kernel.h>
 #include <linux/leds.h>
@@ -50,7 +52,7 @@ static bool rfkill_apm_rule_locked(const struct rfkill_tally *tally)
 {
 	if (!tally->total)
 		return rfkill_global_blocked_locked(RFKILL_TYPE_ALL);
-	return tally->blocked == tally->total;
+	return tally->shown_blocked == tally->total;
 }
 
 /* From the global work, after any device or global state change. */
@@ -79,6 +81,13 @@ int rfkill_apm_change_locked(const void *owner, bool state)
 		return -EACCES;
 	rfkill_apm_set_locked(state);
 	return 0;
+}
+
+/* What the LED shows now; a new open file is told this after its ADDs. */
+bool rfkill_apm_state_locked(void)
+{
+	lockdep_assert_held(&rfkill_global_mutex);
+	return rfkill_apm_state;
 }
 
 void rfkill_apm_release_locked(const void *owner)

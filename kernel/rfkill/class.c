@@ -2,7 +2,8 @@
 /*
  * The "rfkill" device class: sysfs attributes, uevents and PM hooks of
  * /sys/class/rfkill/rfkillN.  Attribute semantics follow
- * Documentation/ABI/stable/sysfs-class-rfkill.
+ * Documentation/ABI/stable/sysfs-class-rfkill; the set of attributes is
+ * the in-tree one of 6.x: no "claim" (Documentation/ABI/removed/).
  */
 #include <linux/capability.h>
 #include <linux/device.h>
@@ -158,27 +159,12 @@ static ssize_t state_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(state);
 
-/* "claim" is obsolete: always 0, writes are refused. */
-static ssize_t claim_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	return sysfs_emit(buf, "%d\n", 0);
-}
-
-static ssize_t claim_store(struct device *dev, struct device_attribute *attr,
-			   const char *buf, size_t count)
-{
-	return -EOPNOTSUPP;
-}
-static DEVICE_ATTR_RW(claim);
-
 static struct attribute *rfkill_dev_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_type.attr,
 	&dev_attr_index.attr,
 	&dev_attr_persistent.attr,
 	&dev_attr_state.attr,
-	&dev_attr_claim.attr,
 	&dev_attr_soft.attr,
 	&dev_attr_hard.attr,
 	&dev_attr_hard_block_reasons.attr,
@@ -197,7 +183,9 @@ static int rfkill_dev_uevent(RFKILL_UEVENT_DEV *cdev,
 	err = add_uevent_var(env, "RFKILL_NAME=%s", rfkill_name(rfkill));
 	if (err)
 		return err;
-	err = add_uevent_var(env, "RFKILL_TYPE=%d", rfkill_get_type(rfkill));
+	/* the name, as in "type": NetworkManager and udev rules match it */
+	err = add_uevent_var(env, "RFKILL_TYPE=%s",
+			     rfkill_type_name(rfkill_get_type(rfkill)));
 	if (err)
 		return err;
 

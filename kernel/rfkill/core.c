@@ -40,6 +40,7 @@
 /* set_block() is running: a driver's rfkill_set_sw_state() goes to _PREV. */
 #define RFKILL_BLOCK_SW_SETCALL	BIT(31)
 
+/* The reasons the uapi header of the oldest supported kernel names. */
 #define RFKILL_HW_REASONS	(RFKILL_HARD_BLOCK_SIGNAL | \
 				 RFKILL_HARD_BLOCK_NOT_OWNER)
 
@@ -60,8 +61,10 @@ struct rfkill {
 	bool			registered;
 	bool			persistent;
 	bool			polling_paused;
-	bool			suspended;
+	bool			suspended;	/* READ_ONCE/WRITE_ONCE: PM */
 	bool			need_sync;
+	/* what the last ADD/CHANGE event told userspace; global mutex */
+	struct rfkill_state	announced;
 
 	const struct rfkill_ops	*ops;
 	void			*data;
@@ -189,6 +192,26 @@ static void rfkill_state_changed(struct rfkill *rfkill)
 	rfkill_global_changed();
 }
 
+/*
+ * ADD and CHANGE go out through here: all open files get the same
+ * snapshot, and the indicator's default rule counts the device by that
+ * snapshot, so an op-5 event can never come before the device event that
+ * caused it.
+ */
+static void rfkill_announce_locked(struct rfkill *rfkill,
+				   enum rfkill_operation op)
+{
+	struct rfkill_event_ext ev;
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	rfkill_fill_event(&ev, rfkill, op);
+	rfkill->announced.soft = ev.soft;
+	rfkill->announced.hard = ev.hard;
+	rfkill->announced.reasons = ev.hard_block_reasons;
+	rfkill_send_event_locked(&ev);
+}
+
 static void rfkill_event_locked(struct rfkill *rfkill)
 {
 	lockdep_assert_held(&rfkill_global_mutex);
@@ -196,34 +219,35 @@ static void rfkill_event_locked(struct rfkill *rfkill)
 	if (!rfkill->registered)
 		return;
 	kobject_uevent(&rfkill->dev.kobj, KOBJ_CHANGE);
-	rfkill_send_events_locked(rfkill, RFKILL_OP_CHANGE);
+	rfkill_announce_locked(rfkill, RFKILL_OP_CHANGE);
 }
 
-/* Drivers report state from any context; the uevent goes out from here. */
+/*
+ * Drivers report state from any context; the uevent and the CHANGE event
+ * go out from here, and only then the indicator follows (cause before
+ * effect, as on the soft paths).
+ */
 static void rfkill_uevent_work(struct work_struct *work)
 {
 	struct rfkill *rfkill = container_of(work, struct rfkill, uevent_work);
 
 	mutex_lock(&rfkill_global_mutex);
 	rfkill_event_locked(rfkill);
+	rfkill_global_update_locked();
 	mutex_unlock(&rfkill_global_mutex);
 }
 
 /* ---- soft block through the driver ---- */
 
-void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
+/*
+ * Asks the driver for a new soft state; true if the soft state changed.
+ * Takes no mutex: resume calls it too (see rfkill_dev_resume()).
+ */
+static bool rfkill_apply_block(struct rfkill *rfkill, bool blocked)
 {
 	unsigned long flags;
 	bool prev, curr;
 	int err;
-
-	lockdep_assert_held(&rfkill_global_mutex);
-
-	/* A suspended device keeps its state; resume re-applies it. */
-	if (unlikely(rfkill->suspended)) {
-		dev_dbg(&rfkill->dev, "ignoring set_block while suspended\n");
-		return;
-	}
 
 	/*
 	 * Some platforms only update the hard state when asked, so ask
@@ -264,7 +288,20 @@ void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
 
 	if (rfkill->registered)
 		rfkill_led_event(&rfkill->led, rfkill_any_blocked(rfkill));
-	if (prev != curr)
+	return prev != curr;
+}
+
+void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
+{
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	/* A suspended device keeps its state; resume re-applies it. */
+	if (unlikely(READ_ONCE(rfkill->suspended))) {
+		dev_dbg(&rfkill->dev, "ignoring set_block while suspended\n");
+		return;
+	}
+
+	if (rfkill_apply_block(rfkill, blocked))
 		rfkill_event_locked(rfkill);
 	/* after the device's event, so listeners see cause before effect */
 	rfkill_global_update_locked();
@@ -335,18 +372,35 @@ int rfkill_for_each_locked(int (*fn)(struct rfkill *rfkill, void *arg),
 	return 0;
 }
 
+/*
+ * For the indicator a device counts as blocked by what userspace was told
+ * (its last ADD/CHANGE event), and a device that has not taken the global
+ * state of its type yet (need_sync) counts as having it already: a radio
+ * plugged in while everything is blocked must not turn the indicator off
+ * for the moment until its sync work runs.
+ */
+static bool rfkill_shown_blocked_locked(const struct rfkill *rfkill)
+{
+	bool soft = rfkill->announced.soft;
+
+	if (rfkill->need_sync)
+		soft = rfkill_global_states[rfkill->type].cur;
+	return soft || rfkill->announced.hard;
+}
+
 void rfkill_tally_locked(struct rfkill_tally *tally)
 {
 	struct rfkill *rfkill;
 
 	lockdep_assert_held(&rfkill_global_mutex);
 
-	tally->total = 0;
-	tally->blocked = 0;
+	memset(tally, 0, sizeof(*tally));
 	list_for_each_entry(rfkill, &rfkill_list, node) {
 		tally->total++;
 		if (rfkill_any_blocked(rfkill))
 			tally->blocked++;
+		if (rfkill_shown_blocked_locked(rfkill))
+			tally->shown_blocked++;
 	}
 }
 
@@ -366,8 +420,9 @@ void rfkill_sync_locked(struct rfkill *rfkill)
 
 	if (!rfkill->need_sync)
 		return;
-	rfkill_set_block_locked(rfkill, rfkill_global_states[rfkill->type].cur);
+	/* first, so the indicator update inside counts the real state */
 	rfkill->need_sync = false;
+	rfkill_set_block_locked(rfkill, rfkill_global_states[rfkill->type].cur);
 }
 
 static void rfkill_sync_work(struct work_struct *work)
@@ -466,13 +521,17 @@ void rfkill_dev_release(struct device *dev)
 	kfree(rfkill_from_dev(dev));
 }
 
+/*
+ * Suspend and resume take no rfkill_global_mutex, like the in-tree core:
+ * a task holding it may itself wait for a device that is resuming (a
+ * driver's set_block() waiting for its bus), and the PM core would then
+ * wait for us forever.
+ */
 int rfkill_dev_suspend(struct device *dev)
 {
 	struct rfkill *rfkill = rfkill_from_dev(dev);
 
-	mutex_lock(&rfkill_global_mutex);
-	rfkill->suspended = true;
-	mutex_unlock(&rfkill_global_mutex);
+	WRITE_ONCE(rfkill->suspended, true);
 	/* not rfkill_pause_polling(): that is the driver's own switch */
 	cancel_delayed_work_sync(&rfkill->poll_work);
 	return 0;
@@ -483,16 +542,20 @@ int rfkill_dev_resume(struct device *dev)
 	struct rfkill *rfkill = rfkill_from_dev(dev);
 	bool blocked;
 
-	mutex_lock(&rfkill_global_mutex);
-	rfkill->suspended = false;
-	if (rfkill->registered && !rfkill->persistent) {
+	WRITE_ONCE(rfkill->suspended, false);
+	if (!rfkill->registered)
+		return 0;
+
+	if (!rfkill->persistent) {
 		/* the hardware may have lost it: apply our soft state again */
 		blocked = !!(READ_ONCE(rfkill->state) & RFKILL_BLOCK_SW);
-		rfkill_set_block_locked(rfkill, blocked);
+		/* events need the mutex: the uevent work sends them */
+		if (rfkill_apply_block(rfkill, blocked))
+			schedule_work(&rfkill->uevent_work);
+		rfkill_global_changed();
 	}
-	mutex_unlock(&rfkill_global_mutex);
 
-	if (rfkill->registered && rfkill->ops->poll && !rfkill->polling_paused)
+	if (rfkill->ops->poll && !rfkill->polling_paused)
 		queue_delayed_work(system_power_efficient_wq,
 				   &rfkill->poll_work, 0);
 	return 0;
@@ -532,10 +595,15 @@ bool rfkill_set_hw_state_reason(struct rfkill *rfkill,
 
 	BUG_ON(!rfkill);
 
-	if (WARN(reason & ~RFKILL_HW_REASONS,
-		 "rfkill: hw block reason 0x%lx not supported\n",
-		 (unsigned long)reason))
-		return rfkill_blocked(rfkill);
+	/*
+	 * A reason this module does not know (from a driver newer than
+	 * our uapi list) is kept as it is: dropping it would lose the hard
+	 * block, and a WARN would taint the kernel for a driver that is
+	 * not wrong.
+	 */
+	if (reason & ~RFKILL_HW_REASONS)
+		pr_notice_once("rfkill: %s: hard block reason 0x%lx is not known here; kept as is\n",
+			       rfkill->name, (unsigned long)reason);
 
 	spin_lock_irqsave(&rfkill->lock, flags);
 	prev = !!(rfkill->hard_block_reasons & reason);
@@ -765,6 +833,11 @@ int __must_check rfkill_register(struct rfkill *rfkill)
 		goto err_del;
 
 	rfkill->registered = true;
+	/*
+	 * Counted by its state until its ADD goes out below: a persistent
+	 * device's CHANGE_ALL may update the indicator before that.
+	 */
+	rfkill_get_state(rfkill, &rfkill->announced);
 
 	if (rfkill->ops->poll)
 		queue_delayed_work(system_power_efficient_wq,
@@ -785,7 +858,7 @@ int __must_check rfkill_register(struct rfkill *rfkill)
 	}
 
 	rfkill_led_event(&rfkill->led, rfkill_any_blocked(rfkill));
-	rfkill_send_events_locked(rfkill, RFKILL_OP_ADD);
+	rfkill_announce_locked(rfkill, RFKILL_OP_ADD);
 	rfkill_global_update_locked();
 
 	mutex_unlock(&rfkill_global_mutex);
@@ -803,6 +876,8 @@ EXPORT_SYMBOL(rfkill_register);
 
 void rfkill_unregister(struct rfkill *rfkill)
 {
+	struct rfkill_event_ext ev;
+
 	BUG_ON(!rfkill);
 
 	if (rfkill->ops->poll)
@@ -815,7 +890,8 @@ void rfkill_unregister(struct rfkill *rfkill)
 	device_del(&rfkill->dev);
 
 	mutex_lock(&rfkill_global_mutex);
-	rfkill_send_events_locked(rfkill, RFKILL_OP_DEL);
+	rfkill_fill_event(&ev, rfkill, RFKILL_OP_DEL);
+	rfkill_send_event_locked(&ev);
 	list_del_init(&rfkill->node);
 	rfkill_global_update_locked();
 	mutex_unlock(&rfkill_global_mutex);

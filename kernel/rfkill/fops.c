@@ -23,11 +23,21 @@ struct rfkill_queued_event {
 	struct rfkill_event_ext	ev;
 };
 
+/*
+ * Events queued for one file that nobody reads are kept up to this many,
+ * newer ones are dropped: the limit and its off-by-one (a queue holds at
+ * most RFKILL_MAX_QUEUED + 1) are those of upstream's "net: rfkill:
+ * prevent unlimited numbers of rfkill events from being created", which
+ * every kernel line we replace carries (6.1.169+, 6.12.81+, 7.x).
+ */
+#define RFKILL_MAX_QUEUED	1000
+
 struct rfkill_file {
 	struct list_head	list;		/* in rfkill_files; global mutex */
 
-	struct mutex		mtx;		/* guards events */
+	struct mutex		mtx;		/* guards events, queued */
 	struct list_head	events;
+	unsigned int		queued;
 	wait_queue_head_t	read_wait;
 
 	/* owned by the file, set by ioctl under mtx */
@@ -38,48 +48,56 @@ struct rfkill_file {
 /* Open files; guarded by rfkill_global_mutex. */
 static LIST_HEAD(rfkill_files);
 
-static void rfkill_queue(struct rfkill_file *file,
-			 struct rfkill_queued_event *qev)
-{
-	mutex_lock(&file->mtx);
-	list_add_tail(&qev->list, &file->events);
-	mutex_unlock(&file->mtx);
-	wake_up_interruptible(&file->read_wait);
-}
-
-void rfkill_send_events_locked(struct rfkill *rfkill, enum rfkill_operation op)
+/* Queues a copy of @ev for @file; false if the queue is full or no memory. */
+static bool rfkill_queue(struct rfkill_file *file,
+			 const struct rfkill_event_ext *ev)
 {
 	struct rfkill_queued_event *qev;
+
+	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
+	if (!qev)
+		return false;	/* an event lost, like in-tree */
+	qev->ev = *ev;
+
+	mutex_lock(&file->mtx);
+	if (file->queued > RFKILL_MAX_QUEUED) {
+		mutex_unlock(&file->mtx);
+		kfree(qev);
+		return false;
+	}
+	file->queued++;
+	list_add_tail(&qev->list, &file->events);
+	mutex_unlock(&file->mtx);
+	return true;
+}
+
+void rfkill_send_event_locked(const struct rfkill_event_ext *ev)
+{
 	struct rfkill_file *file;
 
 	lockdep_assert_held(&rfkill_global_mutex);
 
-	list_for_each_entry(file, &rfkill_files, list) {
-		qev = kzalloc(sizeof(*qev), GFP_KERNEL);
-		if (!qev)
-			continue;	/* an event lost, like in-tree */
-		rfkill_fill_event(&qev->ev, rfkill, op);
-		rfkill_queue(file, qev);
-	}
+	list_for_each_entry(file, &rfkill_files, list)
+		if (rfkill_queue(file, ev))
+			wake_up_interruptible(&file->read_wait);
+}
+
+static void rfkill_fill_indicator_event(struct rfkill_event_ext *ev,
+					bool state)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->idx = 0;
+	ev->type = RFKILL_TYPE_ALL;
+	ev->op = RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE;
+	ev->soft = state;
 }
 
 void rfkill_send_indicator_event_locked(bool state)
 {
-	struct rfkill_queued_event *qev;
-	struct rfkill_file *file;
+	struct rfkill_event_ext ev;
 
-	lockdep_assert_held(&rfkill_global_mutex);
-
-	list_for_each_entry(file, &rfkill_files, list) {
-		qev = kzalloc(sizeof(*qev), GFP_KERNEL);
-		if (!qev)
-			continue;
-		qev->ev.idx = 0;
-		qev->ev.type = RFKILL_TYPE_ALL;
-		qev->ev.op = RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE;
-		qev->ev.soft = state;
-		rfkill_queue(file, qev);
-	}
+	rfkill_fill_indicator_event(&ev, state);
+	rfkill_send_event_locked(&ev);
 }
 
 static void rfkill_free_events(struct rfkill_file *file)
@@ -94,22 +112,18 @@ static void rfkill_free_events(struct rfkill_file *file)
 
 static int rfkill_queue_add_event(struct rfkill *rfkill, void *arg)
 {
-	struct rfkill_file *file = arg;
-	struct rfkill_queued_event *qev;
+	struct rfkill_event_ext ev;
 
-	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
-	if (!qev)
-		return -ENOMEM;
 	rfkill_sync_locked(rfkill);
-	rfkill_fill_event(&qev->ev, rfkill, RFKILL_OP_ADD);
-	list_add_tail(&qev->list, &file->events);
+	rfkill_fill_event(&ev, rfkill, RFKILL_OP_ADD);
+	rfkill_queue(arg, &ev);
 	return 0;
 }
 
 static int rfkill_fop_open(struct inode *inode, struct file *filp)
 {
+	struct rfkill_event_ext ev;
 	struct rfkill_file *file;
-	int err;
 
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
@@ -120,23 +134,20 @@ static int rfkill_fop_open(struct inode *inode, struct file *filp)
 	init_waitqueue_head(&file->read_wait);
 	file->max_size = RFKILL_EVENT_SIZE_V1;
 
-	/* An ADD event for every device, queued before anyone can read. */
+	/*
+	 * An ADD event for every device, then the indicator state, queued
+	 * before anyone can read, so a reader that is not the indicator's
+	 * owner knows the state without waiting for a change.
+	 */
 	mutex_lock(&rfkill_global_mutex);
-	err = rfkill_for_each_locked(rfkill_queue_add_event, file);
-	if (err)
-		goto err_unlock;
+	rfkill_for_each_locked(rfkill_queue_add_event, file);
+	rfkill_fill_indicator_event(&ev, rfkill_apm_state_locked());
+	rfkill_queue(file, &ev);
 	list_add(&file->list, &rfkill_files);
 	mutex_unlock(&rfkill_global_mutex);
 
 	filp->private_data = file;
 	return stream_open(inode, filp);
-
-err_unlock:
-	mutex_unlock(&rfkill_global_mutex);
-	rfkill_free_events(file);
-	mutex_destroy(&file->mtx);
-	kfree(file);
-	return err;
 }
 
 static __poll_t rfkill_fop_poll(struct file *filp, poll_table *wait)
@@ -183,13 +194,10 @@ static ssize_t rfkill_fop_read(struct file *filp, char __user *buf,
 	/* Old readers get the V1 prefix; MAX_SIZE raised the limit. */
 	sz = min_t(size_t, sizeof(qev->ev), count);
 	sz = min_t(size_t, sz, file->max_size);
-	if (copy_to_user(buf, &qev->ev, sz)) {
-		/* keep the event for the next read */
-		ret = -EFAULT;
-		goto out_unlock;
-	}
-	ret = sz;
+	/* like in-tree, a failed copy still uses the event up */
+	ret = copy_to_user(buf, &qev->ev, sz) ? -EFAULT : sz;
 	list_del(&qev->list);
+	file->queued--;
 	kfree(qev);
 
 out_unlock:
@@ -270,6 +278,17 @@ static int rfkill_fop_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/*
+ * An unknown ioctl gets what the in-tree module of the same kernel says:
+ * -ENOTTY since upstream f52c8fba984c ("rfkill: return ENOTTY on invalid
+ * ioctl", 6.8, not backported), -ENOSYS before (6.1).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define RFKILL_UNKNOWN_IOCTL	(-ENOTTY)
+#else
+#define RFKILL_UNKNOWN_IOCTL	(-ENOSYS)
+#endif
+
 static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 			     unsigned long arg)
 {
@@ -277,9 +296,8 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 	u32 size;
 	int ret = 0;
 
-	/* -ENOSYS, not -ENOTTY: what the in-tree module has always said */
 	if (_IOC_TYPE(cmd) != RFKILL_IOC_MAGIC)
-		return -ENOSYS;
+		return RFKILL_UNKNOWN_IOCTL;
 
 	mutex_lock(&file->mtx);
 
@@ -305,7 +323,7 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 		file->max_size = size;
 		break;
 	default:
-		ret = -ENOSYS;
+		ret = RFKILL_UNKNOWN_IOCTL;
 		break;
 	}
 

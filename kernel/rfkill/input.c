@@ -81,39 +81,61 @@ static void rfkill_input_do_global(enum rfkill_global_op op)
 	}
 }
 
+/*
+ * The presses of one type since the last run: the global state of the
+ * type is applied again, flipped if the count was odd.  An even count
+ * thus re-applies the global state to every radio of the type (one that
+ * was unblocked on its own is blocked again), as in-tree rfkill-input does.
+ */
+static void rfkill_input_apply_toggle(enum rfkill_type type, bool odd)
+{
+	bool blocked = rfkill_get_global_sw_state(type);
+
+	rfkill_switch_all(type, odd ? !blocked : blocked);
+}
+
 static void rfkill_input_work_fn(struct work_struct *work)
 {
 	enum rfkill_global_op op;
-	bool toggle;
+	bool odd;
 	int i;
 
 	spin_lock_irq(&rfkill_input_lock);
+	do {
+		if (rfkill_op_pending) {
+			/* a master switch op supersedes the presses before it */
+			op = rfkill_op;
+			rfkill_op_pending = false;
+			bitmap_zero(rfkill_toggle_pending, NUM_RFKILL_TYPES);
+			bitmap_zero(rfkill_toggle_odd, NUM_RFKILL_TYPES);
+			spin_unlock_irq(&rfkill_input_lock);
 
-	if (rfkill_op_pending) {
-		/* a master switch op supersedes the key presses before it */
-		op = rfkill_op;
-		rfkill_op_pending = false;
-		bitmap_zero(rfkill_toggle_pending, NUM_RFKILL_TYPES);
-		bitmap_zero(rfkill_toggle_odd, NUM_RFKILL_TYPES);
-		spin_unlock_irq(&rfkill_input_lock);
+			rfkill_input_do_global(op);
 
-		rfkill_input_do_global(op);
+			spin_lock_irq(&rfkill_input_lock);
+			/* another op came in meanwhile: it goes first */
+			if (rfkill_op_pending)
+				continue;
+		}
 
-		spin_lock_irq(&rfkill_input_lock);
-	}
-
-	for (i = 0; i < NUM_RFKILL_TYPES; i++) {
-		if (!__test_and_clear_bit(i, rfkill_toggle_pending))
+		/*
+		 * While the EPO lock is held, presses stay pending instead
+		 * of being used up against the lock.
+		 */
+		if (rfkill_is_epo_lock_active())
 			continue;
-		toggle = __test_and_clear_bit(i, rfkill_toggle_odd);
-		spin_unlock_irq(&rfkill_input_lock);
 
-		if (toggle)
-			rfkill_switch_all(i, !rfkill_get_global_sw_state(i));
+		for (i = 0; i < NUM_RFKILL_TYPES; i++) {
+			if (!__test_and_clear_bit(i, rfkill_toggle_pending))
+				continue;
+			odd = __test_and_clear_bit(i, rfkill_toggle_odd);
+			spin_unlock_irq(&rfkill_input_lock);
 
-		spin_lock_irq(&rfkill_input_lock);
-	}
+			rfkill_input_apply_toggle(i, odd);
 
+			spin_lock_irq(&rfkill_input_lock);
+		}
+	} while (rfkill_op_pending);
 	spin_unlock_irq(&rfkill_input_lock);
 }
 

@@ -52,7 +52,12 @@ struct rfkill_state {
 /* What the global LED triggers and the indicator derive from. */
 struct rfkill_tally {
 	unsigned int total;	/* registered devices */
-	unsigned int blocked;	/* of which blocked, soft or hard */
+	unsigned int blocked;	/* of which blocked now, soft or hard */
+	/*
+	 * of which blocked as far as userspace knows: by their last event,
+	 * or by the global state of their type until they have synced
+	 */
+	unsigned int shown_blocked;
 };
 
 struct rfkill *rfkill_from_dev(struct device *dev);
@@ -105,8 +110,8 @@ extern struct class rfkill_class;
 /* ---- fops.c: /dev/rfkill ---- */
 int rfkill_fops_init(void);
 void rfkill_fops_exit(void);
-/* Callers hold rfkill_global_mutex. */
-void rfkill_send_events_locked(struct rfkill *rfkill, enum rfkill_operation op);
+/* Callers hold rfkill_global_mutex; each open file gets a copy. */
+void rfkill_send_event_locked(const struct rfkill_event_ext *ev);
 void rfkill_send_indicator_event_locked(bool state);
 
 /* ---- leds.c: per-device trigger, rfkill-any/-none, the global work ---- */
@@ -138,6 +143,7 @@ void rfkill_apm_exit(void);
 void rfkill_apm_default_locked(const struct rfkill_tally *tally);
 int rfkill_apm_acquire_locked(const void *owner);
 int rfkill_apm_change_locked(const void *owner, bool state);
+bool rfkill_apm_state_locked(void);
 void rfkill_apm_release_locked(const void *owner);
 
 #endif /* _RFKILL_INTERNAL_H */

@@ -13,6 +13,11 @@
  *          (-EACCES for anybody else).  Also sent by the kernel to every
  *          open fd whenever the indicator state changes; such events
  *          have idx 0 and type RFKILL_TYPE_ALL.
+ *
+ * A newly opened fd reads one ADD event per device, then one CHANGE
+ * (op 5) event with the current indicator state, so a reader that does
+ * not own the indicator knows it at once.  A device's own CHANGE event
+ * always comes before the op-5 event it causes.
  */
 #ifndef _UAPI_RFKILL_AIRPLANE_H
 #define _UAPI_RFKILL_AIRPLANE_H

@@ -23,6 +23,40 @@ void test_devnode(void)
 	       "/dev/rfkill is char device 10:242");
 }
 
+static int access_claim(const struct radio *r)
+{
+	char path[340];
+
+	snprintf(path, sizeof(path), "%s/claim", r->dir);
+	return access(path, F_OK) == 0 ? 0 : -errno;
+}
+
+/*
+ * The uevent environment as the in-tree core builds it (net/rfkill/core.c,
+ * rfkill_dev_uevent()): RFKILL_TYPE is the type *name*, the one the "type"
+ * attribute shows; NetworkManager and udev rules match on it.
+ */
+static void check_uevent(const struct radio *r)
+{
+	char want[4][64];
+	const char *env = attr(r, "uevent");
+	bool ok = true;
+
+	snprintf(want[0], sizeof(want[0]), "RFKILL_NAME=%s\n", r->name);
+	snprintf(want[1], sizeof(want[1]), "RFKILL_TYPE=%s\n", r->type_name);
+	snprintf(want[2], sizeof(want[2]), "RFKILL_STATE=1\n");
+	snprintf(want[3], sizeof(want[3]), "RFKILL_HW_BLOCK_REASON=0x0");
+	for (int i = 0; i < 4; i++) {
+		if (!strstr(env, want[i])) {
+			tap_diag("%s/uevent lacks '%.*s'", r->dir,
+				 (int)strcspn(want[i], "\n"), want[i]);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "%s/uevent: RFKILL_NAME=%s RFKILL_TYPE=%s RFKILL_STATE=1 RFKILL_HW_BLOCK_REASON=0x0",
+	       r->dir, r->name, r->type_name);
+}
+
 void test_sysfs(void)
 {
 	for (int i = 0; i < NRADIOS; i++) {
@@ -57,6 +91,9 @@ void test_sysfs(void)
 		}
 		tap_ok(ok, "sysfs %s: name=%s type=%s index persistent hard soft state hard_block_reasons",
 		       r->dir, r->name, r->type_name);
+		tap_ok(access_claim(r) == -ENOENT,
+		       "%s has no claim attribute, like every in-tree 6.x core", r->dir);
+		check_uevent(r);
 	}
 }
 
@@ -65,6 +102,7 @@ void test_initial_events(void)
 	int fd = rfk_open();
 	unsigned char buf[64];
 	int adds = 0, other = 0, bad_size = 0, matched = 0, ind = 0;
+	int ind_soft = -1, adds_after_ind = 0;
 	unsigned int seen = 0;	/* bit i: an ADD for radios[i] */
 	ssize_t n;
 
@@ -79,7 +117,8 @@ void test_initial_events(void)
 		if (n != RFKILL_EVENT_SIZE_V1)
 			bad_size++;
 		if (ev->op == OP_INDICATOR) {
-			ind++;	/* allowed, but not required, at open */
+			ind++;
+			ind_soft = ev->soft;
 			continue;
 		}
 		if (ev->op != RFKILL_OP_ADD) {
@@ -87,6 +126,7 @@ void test_initial_events(void)
 			continue;
 		}
 		adds++;
+		adds_after_ind += ind > 0;
 		if (r && ev->type == r->type && ev->soft == 0 && ev->hard == 0 &&
 		    !(seen & 1u << (r - radios))) {
 			seen |= 1u << (r - radios);
@@ -98,8 +138,10 @@ void test_initial_events(void)
 	       "one ADD event per device at open, phy0 phy1 hci0 with their type and state (adds=%d devices=%d matched=%d other=%d)",
 	       adds, n_sysfs_devices, matched, other);
 	tap_ok(bad_size == 0, "default read size is V1 (8 bytes) even with a 64-byte buffer");
-	if (ind)
-		tap_diag("%d indicator event(s) queued at open", ind);
+	/* radios unblocked: the indicator is off (rfkill-airplane.h) */
+	tap_ok(ind == 1 && adds_after_ind == 0 && ind_soft == 0,
+	       "after the ADDs, one op-5 event with the indicator state (got %d, soft %d, %d ADDs after it)",
+	       ind, ind_soft, adds_after_ind);
 	close(fd);
 }
 
@@ -206,6 +248,22 @@ void test_invalid(void)
 		tap_ok(r == -EINVAL, "%s -> EINVAL (got %s)", bad[i].what, err_name(r));
 	}
 	tap_ok(all_soft(0), "rejected writes changed no radio");
+
+	/*
+	 * Unknown ioctls: ENOTTY since upstream f52c8fba984c (6.8, not
+	 * backported), ENOSYS on 6.1, the same as the in-tree core of the
+	 * running kernel.
+	 */
+	{
+		int want = kernel_at_least(6, 8) ? -ENOTTY : -ENOSYS;
+		int r1 = ioctl(fd, _IO('X', 1)) < 0 ? -errno : 0;
+		int r2 = ioctl(fd, _IO(RFKILL_IOC_MAGIC, 99)) < 0 ? -errno : 0;
+
+		tap_ok(r1 == want, "ioctl of another type -> %s (got %s)",
+		       err_name(want), err_name(r1));
+		tap_ok(r2 == want, "unknown rfkill ioctl number -> %s (got %s)",
+		       err_name(want), err_name(r2));
+	}
 
 	/* 7 bytes are accepted for compatibility ('hard' is not needed) */
 	memset(buf, 0, sizeof(buf));

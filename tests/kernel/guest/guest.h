@@ -52,6 +52,7 @@ void sleep_ms(int ms);
 int read_text(const char *path, char *buf, size_t len);
 int write_text(const char *path, const char *s);
 bool has_word(const char *list, const char *word);
+bool kernel_at_least(int major, int minor);
 const char *err_name(int r);
 
 /* radios.c */
@@ -73,6 +74,7 @@ int block_one(int fd, const struct radio *r, int soft);
 bool wait_change(int fd, const struct radio *r, int soft, int ms);
 bool wait_ind(int fd, int want, int ms);
 int count_ind(int fd, int ms, int *last);
+int changes_before_ind(int fd, unsigned int idx, int want, int ms);
 
 /* leds.c */
 int led_brightness(const char *dir);
@@ -94,6 +96,11 @@ void test_initial_events(void);
 void test_sizes(void);
 void test_change(void);
 void test_invalid(void);
+
+/* check-events.c */
+void test_queue_limit(void);
+void test_order_soft(void);
+void test_hotplug_blocked(void);
 
 /* check-leds.c */
 void test_led_trigger(bool expect_on);

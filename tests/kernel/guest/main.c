@@ -93,12 +93,15 @@ int main(int argc, char **argv)
 	test_sizes();
 	test_change();
 	test_invalid();
+	test_queue_limit();
 	test_led_trigger(false);
 	if (!led_dir[0])
 		tap_diag("no LED offers %s: LED checks fail, events are still checked",
 			 RFKILL_AIRPLANE_MODE_TRIGGER);
 	test_global_triggers();
 	test_default_rule();
+	test_order_soft();
+	test_hotplug_blocked();
 	test_ownership();
 	test_sigkill_release();
 	test_race(race_procs);

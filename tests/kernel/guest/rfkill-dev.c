@@ -117,3 +117,25 @@ int count_ind(int fd, int ms, int *last)
 	}
 	return n;
 }
+
+/*
+ * Reads events until an op-5 with soft == want.  Returns how many CHANGE
+ * events of radio idx came before it, or -1 if it never came.  Used for
+ * the rule "the device's CHANGE before the op-5 it causes".
+ */
+int changes_before_ind(int fd, unsigned int idx, int want, int ms)
+{
+	long end = now_ms() + ms;
+	struct rfkill_event_ext ev;
+	int changes = 0;
+
+	for (long left = ms; left > 0; left = end - now_ms()) {
+		if (ev_read(fd, &ev, sizeof(ev), left) <= 0)
+			return -1;
+		if (ev.op == OP_INDICATOR && ev.soft == want)
+			return changes;
+		if (ev.op == RFKILL_OP_CHANGE && ev.idx == idx)
+			changes++;
+	}
+	return -1;
+}

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,6 +84,17 @@ bool has_word(const char *list, const char *word)
 	return false;
 }
 
+/* The running kernel is major.minor or newer. */
+bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 const char *err_name(int r)
 {
 	static char buf[32];
@@ -92,6 +104,8 @@ const char *err_name(int r)
 	case -EINVAL: return "EINVAL";
 	case -EACCES: return "EACCES";
 	case -EPROTO: return "short count";
+	case -ENOTTY: return "ENOTTY";
+	case -ENOSYS: return "ENOSYS";
 	default:
 		snprintf(buf, sizeof(buf), "errno %d", -r);
 		return buf;
