@@ -102,6 +102,19 @@ def apt(root, *args, capture=False):
                      capture=capture)
 
 
+def remove_tree(root):
+    """rmtree, but never through a mount point (a /dev or /proc left
+    mounted in the chroot would take the host's files with it)."""
+    real = os.path.realpath(root)
+    with open('/proc/self/mounts', encoding='utf-8') as f:
+        for line in f:
+            point = line.split()[1].replace('\\040', ' ')
+            if point == real or point.startswith(real + '/'):
+                raise SetupError(f'{point} is mounted inside {root}; unmount it, '
+                                 'then remove the directory')
+    shutil.rmtree(root, ignore_errors=True)
+
+
 def make_chroot(root, mirror):
     if os.path.isfile(os.path.join(root, CHROOT_OK)):
         return
@@ -110,8 +123,11 @@ def make_chroot(root, mirror):
 
     def attempt():
         # a half-made chroot from a failed or interrupted run is useless
-        shutil.rmtree(root, ignore_errors=True)
-        run(['debootstrap', '--variant=minbase', f'--include={PACKAGES}',
+        remove_tree(root)
+        # debootstrap mounts /proc and /sys in the target: in a private
+        # mount namespace they vanish with it, even when it is killed
+        run(['unshare', '--mount', '--propagation', 'private', '--',
+             'debootstrap', '--variant=minbase', f'--include={PACKAGES}',
              'sid', root, mirror], 'debootstrap sid')
 
     start = time.monotonic()
