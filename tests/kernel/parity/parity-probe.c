@@ -338,6 +338,34 @@ static bool rfkill_dir(const char *name, char *dir, size_t size)
 	return found;
 }
 
+#define TOSHIBA		"Toshiba Bluetooth"
+#define POLL_WAIT_MS	15000	/* the core polls every few seconds; TCG is slow */
+
+/*
+ * Waits until attribute attr of the device named dev reads want, so that a
+ * polled change lands in the step that caused it whatever the timing;
+ * returns the last value read.
+ */
+static const char *wait_attr(const char *dev, const char *attr, const char *want)
+{
+	static char buf[64];
+	char dir[256], path[320];
+	long deadline = now_ms() + POLL_WAIT_MS;
+
+	strcpy(buf, "(no device)");
+	if (!rfkill_dir(dev, dir, sizeof(dir)))
+		return buf;
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	do {
+		if (read_file(path, buf, sizeof(buf)) > 0)
+			strtok(buf, "\n");
+		if (!strcmp(buf, want))
+			break;
+		usleep(100000);
+	} while (now_ms() < deadline);
+	return buf;
+}
+
 static void sysfs_write(const char *dev, const char *attr, const char *value)
 {
 	char dir[256], path[320], step[128];
@@ -615,13 +643,13 @@ int main(void)
 	do_ioctl("MAX_SIZE as _IO", _IO(RFKILL_IOC_MAGIC, RFKILL_IOC_MAX_SIZE), NULL);
 	observe("ioctls", 0);
 
-	/* hard block: the TOS6205 switch, polled by the core every second */
+	/* hard block: the TOS6205 switch, which the core polls */
 	outb(1, SWITCH_PORT);
-	printf("step switch-on\n");
-	observe("switch-on", 4000);
+	printf("step switch-on -> hard=%s\n", wait_attr(TOSHIBA, "hard", "0"));
+	observe("switch-on", 3000);
 	outb(0, SWITCH_PORT);
-	printf("step switch-off\n");
-	observe("switch-off", 4000);
+	printf("step switch-off -> hard=%s\n", wait_attr(TOSHIBA, "hard", "1"));
+	observe("switch-off", 3000);
 	dump_rfkill_sysfs("hard-blocked");
 
 	/* hotplug */
