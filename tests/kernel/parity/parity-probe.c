@@ -17,7 +17,8 @@
  * ioctl, poll, ev (a /dev/rfkill event), uevent, led, queue.  Events are
  * printed raw, including ops the in-tree module never sends; the host's
  * allow-list decides what may differ.  Values that change from run to run
- * (SEQNUM, time counters) are replaced by a placeholder.
+ * (SEQNUM, time counters, the keyboard's input number) are replaced by a
+ * placeholder.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -487,7 +488,15 @@ static void dump_leds(const char *when)
 		char path[512], what[256];
 
 		snprintf(path, sizeof(path), "/sys/class/leds/%s/trigger", *p);
-		snprintf(what, sizeof(what), "%s trigger", *p);
+		/*
+		 * The keyboard's LEDs are named after its input device, whose
+		 * number depends on probe order (it changes from boot to boot
+		 * on 7.2): not something rfkill decides.
+		 */
+		if (!strncmp(*p, "input", 5) && strstr(*p, "::"))
+			snprintf(what, sizeof(what), "input<n>%s trigger", strstr(*p, "::"));
+		else
+			snprintf(what, sizeof(what), "%s trigger", *p);
 		char tag[32];
 
 		snprintf(tag, sizeof(tag), "led %s", when);
