@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The few places where the 6.1 and 6.12 kernel APIs used by this module
- * differ.  Only macros here: this header is seen by core.c, and any type
- * it defined could leak into the modversion CRCs of the exports.
+ * The few places where the 6.1, 6.12 and 7.2 kernel APIs used by this
+ * module (and its selftest driver) differ.  Only macros here: this header
+ * is seen by core.c, and any type it defined could leak into the
+ * modversion CRCs of the exports.
  */
 #ifndef _RFKILL_COMPAT_H
 #define _RFKILL_COMPAT_H
@@ -25,6 +26,22 @@
 #define RFKILL_UEVENT_DEV	const struct device
 #else
 #define RFKILL_UEVENT_DEV	struct device
+#endif
+
+/*
+ * hrtimer_setup() (6.13) replaces hrtimer_init() plus an assignment of
+ * .function, and 6.16 removed hrtimer_init(): sid's 7.2 has only the new
+ * call.  Used by the selftest driver (selftest/rfkill_selftest.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define RFKILL_HRTIMER_SETUP(timer, fn, clock, mode) \
+	hrtimer_setup(timer, fn, clock, mode)
+#else
+#define RFKILL_HRTIMER_SETUP(timer, fn, clock, mode) \
+	do { \
+		hrtimer_init(timer, clock, mode); \
+		(timer)->function = (fn); \
+	} while (0)
 #endif
 
 #endif /* _RFKILL_COMPAT_H */

@@ -23,6 +23,8 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
+#include "../compat.h"
+
 static bool persistent;
 module_param(persistent, bool, 0444);
 MODULE_PARM_DESC(persistent, "rfkill_init_sw_state(initial_sw) before register");
@@ -245,8 +247,7 @@ static int __init st_init(void)
 
 	st_check_api();
 
-	hrtimer_init(&st_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	st_timer.function = st_timer_fn;
+	RFKILL_HRTIMER_SETUP(&st_timer, st_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 
 	st_rfkill = rfkill_alloc("selftest", NULL, RFKILL_TYPE_GPS,
 				 polling ? &st_ops_poll : &st_ops_nopoll, NULL);

@@ -10,9 +10,10 @@ Scripts elsewhere import it from here:
 import fcntl
 import os
 import shutil
-import subprocess
 import sys
 import threading
+
+import kernels
 
 # Helper threads (the e2e bridge) log through diag() while the main thread
 # prints checks: each line must reach stdout whole, or TAP breaks.
@@ -88,26 +89,34 @@ class KBuild:
             return ''.join(log.readlines()[-lines:])
 
 
-def kbuild(kver, source_dir, work_dir, name, kos, make_args=()):
+def kbuild(kver, source_dir, work_dir, name, kos, make_args=(), extra_dirs=()):
     """Builds the Kbuild tree source_dir against kver's headers in a copy,
     work_dir/name: `make M=` writes its objects next to the sources, and
     the checkout is shared.  The tests of one kernel share work_dir; a lock
     lets the first one build and the others wait and reuse the build (make
     is incremental).  Output goes to work_dir/name.log; kos are relative
-    to the tree."""
+    to the tree.  A kernel in a kernel root (kernels.py) is built inside
+    that chroot, with work_dir and extra_dirs (absolute host paths that
+    make_args name) visible at the same paths."""
     work_dir = os.path.abspath(work_dir)  # make M= needs an absolute path
     os.makedirs(work_dir, exist_ok=True)
     src = os.path.join(work_dir, name)
     log_path = os.path.join(work_dir, name + '.log')
-    headers = f'/usr/src/linux-headers-{kver}'
-    cmd = ['make', '-C', headers, f'M={src}', '-j2', 'modules', *make_args]
+    try:
+        kernel = kernels.find(kver)
+    except LookupError as e:
+        with open(log_path, 'w', encoding='utf-8') as log:
+            log.write(f'{e}\n')
+        return KBuild(cmd=['kernels.find', kver], headers=f'(no headers for {kver})',
+                      src=src, returncode=1, kos=[], missing=kos,
+                      log_path=log_path)
     with open(os.path.join(work_dir, '.lock'), 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         shutil.copytree(source_dir, src, ignore=KBUILD_SKIP, dirs_exist_ok=True)
         with open(log_path, 'w', encoding='utf-8') as log:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                               stderr=subprocess.STDOUT)
+            rc, cmd = kernel.make([f'M={src}', '-j2', 'modules', *make_args],
+                                  [work_dir, *extra_dirs], log)
     paths = [os.path.join(src, k) for k in kos]
-    return KBuild(cmd=cmd, headers=headers, src=src, returncode=r.returncode,
+    return KBuild(cmd=cmd, headers=kernel.headers, src=src, returncode=rc,
                   kos=paths, missing=[p for p in paths if not os.path.isfile(p)],
                   log_path=log_path)

@@ -19,7 +19,8 @@ Usage (all options repeatable where it makes sense):
 Module options: a --module is a path to a .ko built by us.  Its name (from
 the file name) replaces an in-tree module of the same name everywhere,
 including as a dependency of in-tree modules.  In-tree means Debian's file
-under /lib/modules/KVER/kernel (modules.order), even when a DKMS copy in
+under /lib/modules/KVER/kernel (modules.order; for a kernel in a kernel
+root, ROOT/usr/lib/modules/KVER, see kernels.py), even when a DKMS copy in
 updates/ would win for modprobe.  Names built into the
 kernel (modules.builtin) are accepted and skipped.  Modules are insmod'ed in
 command-line order, each after its dependencies (modules.dep for in-tree
@@ -54,6 +55,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernels  # noqa: E402
 from testlib import Tap  # noqa: E402
 
 MARK = '@@VMRUN'
@@ -90,8 +92,8 @@ def module_name(path):
 class ModuleIndex:
     """In-tree modules of one kernel, by name, with their dependencies."""
 
-    def __init__(self, kver):
-        self.moddir = os.path.join('/lib/modules', kver)
+    def __init__(self, moddir):
+        self.moddir = moddir
         dep = os.path.join(self.moddir, 'modules.dep')
         self.path = {}
         self.deps = {}
@@ -317,9 +319,7 @@ def build_initramfs(args, tmp, load):
 def run_qemu(args, tmp, cpio):
     results = os.path.join(tmp, 'results.txt')
     console = args.console_log or os.path.join(tmp, 'console.log')
-    vmlinuz = f'/boot/vmlinuz-{args.kernel}'
-    if not os.path.isfile(vmlinuz):
-        raise VmError(f'{vmlinuz}: no such file (install linux-image-{args.kernel})')
+    vmlinuz = args.kernel_files.vmlinuz
     append = 'console=ttyS0 panic=-1 cryptomgr.notests quiet'
     if args.append:
         append += ' ' + args.append
@@ -485,7 +485,8 @@ class Ordered(argparse.Action):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--kernel', required=True, help='KVER of /boot/vmlinuz-KVER')
+    ap.add_argument('--kernel', required=True,
+                    help='KVER: /boot/vmlinuz-KVER, or in a kernel root (kernels.py)')
     ap.add_argument('--module', action=Ordered, metavar="'PATH.ko [params]'",
                     help='our module; replaces the in-tree one of the same name')
     ap.add_argument('--in-tree-module', action=Ordered, metavar="'NAME [params]'")
@@ -514,7 +515,11 @@ def main():
 
     tmp = tempfile.mkdtemp(prefix=f'vmrun-{args.kernel}-')
     try:
-        index = ModuleIndex(args.kernel)
+        try:
+            args.kernel_files = kernels.find(args.kernel)
+        except LookupError as e:
+            raise VmError(str(e)) from e
+        index = ModuleIndex(args.kernel_files.moddir)
         load = resolve_modules(index, args.modules)
         cpio = build_initramfs(args, tmp, load)
         run = run_qemu(args, tmp, cpio)

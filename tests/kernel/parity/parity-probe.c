@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * parity-probe: records what userspace can observe of the rfkill core and
+ * prints it as a transcript that is the same on every run of the same
+ * module.  The host runs it against Debian's rfkill.ko and against ours in
+ * the same VM setup and diffs the two (see parity-vm-test.py); it checks
+ * nothing itself.
+ *
+ * VM setup: rfkill, mac80211_hwsim radios=2 (phy0, phy1), hci_vhci (the
+ * probe opens /dev/vhci: hci0), toshiba_bluetooth on the TOS6205 SSDT with
+ * pc-testdev (a hard-block switch at port 0xe0, which boots at 0: hard
+ * blocked) and asus-wireless on the ATK4002 SSDT (an LED).  mac80211_hwsim
+ * must be at /modules/mac80211_hwsim.ko (vmrun puts it there) for the
+ * hotplug step.
+ *
+ * Transcript lines start with a tag: param, dev, sysfs, write, read,
+ * ioctl, poll, ev (a /dev/rfkill event), uevent, led, queue.  Events are
+ * printed raw, including ops the in-tree module never sends; the host's
+ * allow-list decides what may differ.  Values that change from run to run
+ * (SEQNUM, time counters, the keyboard's input number) are replaced by a
+ * placeholder.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <linux/rfkill.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SWITCH_PORT	0xe0	/* pc-testdev: the TOS6205 switch, bit 0 */
+#define QUEUE_CHANGES	3000
+#define OP_AIRPLANE_ACQUIRE	4	/* ours only: rfkill-airplane.h */
+#define OP_AIRPLANE_CHANGE	5
+
+static int rfk = -1;		/* the observer fd on /dev/rfkill */
+static int uev = -1;		/* kernel uevents (no udev in the VM) */
+static int vhci = -1;
+static int indicator_events;	/* ops 4/5 seen by drain_fd() */
+static int last_wlan_idx = -1;	/* of the last wlan ADD drain_fd() read */
+
+static const char *err_name(int e)
+{
+	const char *n = strerrorname_np(e);
+
+	return n ? n : "E?";
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void die(const char *what)
+{
+	fprintf(stdout, "FATAL %s: %s\n", what, err_name(errno));
+	exit(2);
+}
+
+/* ---- /dev/rfkill events ---------------------------------------------- */
+
+static void print_event(const char *step, const struct rfkill_event_ext *e, ssize_t n)
+{
+	printf("ev %s idx=%u type=%u op=%u soft=%u hard=%u", step, e->idx,
+	       e->type, e->op, e->soft, e->hard);
+	if (n >= (ssize_t)sizeof(*e))
+		printf(" reasons=0x%x", e->hard_block_reasons);
+	printf(" size=%zd\n", n);
+}
+
+/*
+ * Reads every event fd has now and those that follow within quiet_ms of the
+ * last one (deferred work under TCG); returns how many had ops 0-3 (others
+ * are counted in indicator_events).  wait_ms > 0 waits
+ * that long for the first event (polled hardware).
+ */
+static int drain_fd(int fd, const char *step, int wait_ms, int quiet_ms, bool print)
+{
+	struct rfkill_event_ext e;
+	int count = 0;
+	long deadline = now_ms() + (wait_ms > quiet_ms ? wait_ms : quiet_ms);
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left = deadline - now_ms();
+
+		if (left < 0 || poll(&p, 1, (int)left) <= 0)
+			break;
+		memset(&e, 0, sizeof(e));
+		ssize_t n = read(fd, &e, sizeof(e));
+
+		if (n < 0) {
+			if (errno == EAGAIN)
+				continue;
+			printf("read %s -> -1 %s\n", step, err_name(errno));
+			break;
+		}
+		if (e.op == RFKILL_OP_ADD && e.type == RFKILL_TYPE_WLAN)
+			last_wlan_idx = (int)e.idx;
+		if (e.op > RFKILL_OP_CHANGE_ALL)
+			indicator_events++;
+		else
+			count++;
+		if (print)
+			print_event(step, &e, n);
+		deadline = now_ms() + quiet_ms;
+	}
+	return count;
+}
+
+/* ---- uevents ---------------------------------------------------------- */
+
+static int open_uevents(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			NETLINK_KOBJECT_UEVENT);
+	int size = 4 << 20;
+
+	if (fd < 0)
+		die("netlink uevent socket");
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die("bind uevent socket");
+	return fd;
+}
+
+/* Prints the rfkill-class uevents received so far, SEQNUM blanked. */
+static void drain_uevents(const char *step)
+{
+	char buf[8192];
+
+	for (;;) {
+		ssize_t n = recv(uev, buf, sizeof(buf) - 1, 0);
+
+		if (n < 0) {
+			if (errno != EAGAIN)
+				printf("uevent %s recv -> %s\n", step, err_name(errno));
+			return;
+		}
+		buf[n] = '\0';
+		bool rfkill = false;
+
+		for (char *p = buf; p < buf + n; p += strlen(p) + 1)
+			if (!strcmp(p, "SUBSYSTEM=rfkill"))
+				rfkill = true;
+		if (!rfkill)
+			continue;
+		printf("uevent %s %s\n", step, buf);
+		for (char *p = buf + strlen(buf) + 1; p < buf + n; p += strlen(p) + 1) {
+			if (!strncmp(p, "SEQNUM=", 7))
+				printf("uevent %s   SEQNUM=<n>\n", step);
+			else
+				printf("uevent %s   %s\n", step, p);
+		}
+	}
+}
+
+static void drain_uevents_quiet(void)
+{
+	char buf[8192];
+
+	while (recv(uev, buf, sizeof(buf), 0) >= 0)
+		;
+}
+
+/* One step: its /dev/rfkill events, then its uevents. */
+static void observe(const char *step, int wait_ms)
+{
+	drain_fd(rfk, step, wait_ms, 400, true);
+	drain_uevents(step);
+}
+
+/* ---- sysfs ------------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted entry names of dir (without . and ..); NULL-terminated. */
+static char **list_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d)
+		return calloc(1, sizeof(char *));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		names = realloc(names, (n + 2) * sizeof(char *));
+		names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	if (!names)
+		return calloc(1, sizeof(char *));
+	names[n] = NULL;
+	qsort(names, n, sizeof(char *), cmp_str);
+	return names;
+}
+
+static void free_list(char **names)
+{
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+}
+
+/* Reads a small file; returns -errno or the length. */
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return (int)n;
+}
+
+static bool varies(const char *name)
+{
+	/* runtime PM counters tick while the probe runs */
+	return strstr(name, "_time") != NULL;
+}
+
+static void print_value(const char *tag, const char *what, const char *path)
+{
+	char buf[4096];
+	int n = read_file(path, buf, sizeof(buf));
+
+	if (n < 0) {
+		printf("%s %s read -> %s\n", tag, what, err_name(-n));
+		return;
+	}
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		printf("%s %s = %s\n", tag, what, line);
+	if (n == 0)
+		printf("%s %s = (empty)\n", tag, what);
+}
+
+/* Every entry of dir (recursing into plain directories), with its mode
+ * and, for readable files, its value. */
+static void dump_dir(const char *tag, const char *dir, const char *rel)
+{
+	char **names = list_dir(dir);
+
+	for (char **p = names; *p; p++) {
+		char path[512], what[256], target[512];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, *p);
+		snprintf(what, sizeof(what), "%s%s", rel, *p);
+		if (lstat(path, &st) < 0) {
+			printf("%s %s lstat -> %s\n", tag, what, err_name(errno));
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+			target[n > 0 ? n : 0] = '\0';
+			printf("%s %s -> %s\n", tag, what,
+			       strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+		} else if (S_ISDIR(st.st_mode)) {
+			char sub[300];
+
+			printf("%s %s/ mode=%04o\n", tag, what, st.st_mode & 07777);
+			snprintf(sub, sizeof(sub), "%s/", what);
+			dump_dir(tag, path, sub);
+		} else {
+			printf("%s %s mode=%04o\n", tag, what, st.st_mode & 07777);
+			if (!(st.st_mode & 0444))
+				continue;
+			if (varies(*p))
+				printf("%s %s = <varies>\n", tag, what);
+			else
+				print_value(tag, what, path);
+		}
+	}
+	free_list(names);
+}
+
+static void dump_rfkill_sysfs(const char *when)
+{
+	char **devs = list_dir("/sys/class/rfkill");
+	char tag[64];
+
+	for (char **p = devs; *p; p++) {
+		char dir[256];
+
+		snprintf(tag, sizeof(tag), "sysfs %s %s", when, *p);
+		snprintf(dir, sizeof(dir), "/sys/class/rfkill/%s", *p);
+		dump_dir(tag, dir, "");
+	}
+	free_list(devs);
+}
+
+/* The rfkill directory of the device named name (phy0, hci0, ...). */
+static bool rfkill_dir(const char *name, char *dir, size_t size)
+{
+	char **devs = list_dir("/sys/class/rfkill");
+	bool found = false;
+
+	for (char **p = devs; *p && !found; p++) {
+		char path[256], buf[64];
+
+		snprintf(path, sizeof(path), "/sys/class/rfkill/%s/name", *p);
+		if (read_file(path, buf, sizeof(buf)) > 0 &&
+		    !strcmp(strtok(buf, "\n"), name)) {
+			snprintf(dir, size, "/sys/class/rfkill/%s", *p);
+			found = true;
+		}
+	}
+	free_list(devs);
+	return found;
+}
+
+#define TOSHIBA		"Toshiba Bluetooth"
+#define POLL_WAIT_MS	15000	/* the core polls every few seconds; TCG is slow */
+
+/*
+ * Waits until attribute attr of the device named dev reads want, so that a
+ * polled change lands in the step that caused it whatever the timing;
+ * returns the last value read.
+ */
+static const char *wait_attr(const char *dev, const char *attr, const char *want)
+{
+	static char buf[64];
+	char dir[256], path[320];
+	long deadline = now_ms() + POLL_WAIT_MS;
+
+	strcpy(buf, "(no device)");
+	if (!rfkill_dir(dev, dir, sizeof(dir)))
+		return buf;
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	do {
+		if (read_file(path, buf, sizeof(buf)) > 0)
+			strtok(buf, "\n");
+		if (!strcmp(buf, want))
+			break;
+		usleep(100000);
+	} while (now_ms() < deadline);
+	return buf;
+}
+
+static void sysfs_write(const char *dev, const char *attr, const char *value)
+{
+	char dir[256], path[320], step[128];
+	int fd, r = 0;
+
+	snprintf(step, sizeof(step), "sysfs-write:%s/%s=%s", dev, attr, value);
+	if (!rfkill_dir(dev, dir, sizeof(dir))) {
+		printf("write %s -> no device\n", step);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("write %s -> open %s\n", step, err_name(errno));
+	} else {
+		r = (int)write(fd, value, strlen(value));
+		if (r < 0)
+			printf("write %s -> -1 %s\n", step, err_name(errno));
+		else
+			printf("write %s -> %d\n", step, r);
+		close(fd);
+	}
+	observe(step, 0);
+}
+
+/* ---- /dev/rfkill writes, ioctls, poll -------------------------------- */
+
+static void dev_write(const char *desc, uint32_t idx, uint8_t type, uint8_t op,
+		      uint8_t soft, uint8_t hard, size_t len)
+{
+	unsigned char buf[64] = { 0 };
+	struct rfkill_event_ext e = {
+		.idx = idx, .type = type, .op = op, .soft = soft, .hard = hard,
+	};
+	char step[160];
+	ssize_t r;
+
+	memcpy(buf, &e, sizeof(e));
+	snprintf(step, sizeof(step), "dev-write:%s(idx=%u,type=%u,op=%u,soft=%u,hard=%u,len=%zu)",
+		 desc, idx, type, op, soft, hard, len);
+	r = write(rfk, buf, len);
+	if (r < 0)
+		printf("write %s -> -1 %s\n", step, err_name(errno));
+	else
+		printf("write %s -> %zd\n", step, r);
+	observe(step, 0);
+}
+
+static void do_ioctl(const char *desc, unsigned long req, void *arg)
+{
+	int r = ioctl(rfk, req, arg);
+
+	if (r < 0)
+		printf("ioctl %s -> -1 %s\n", desc, err_name(errno));
+	else
+		printf("ioctl %s -> %d\n", desc, r);
+}
+
+static void do_poll(const char *desc)
+{
+	struct pollfd p = { .fd = rfk, .events = POLLIN | POLLOUT | POLLPRI };
+	int r = poll(&p, 1, 0);
+
+	printf("poll %s -> %d revents=0x%x\n", desc, r, r > 0 ? p.revents : 0);
+}
+
+/* Toggles phy0 and reads its events with a buffer of size bytes. */
+static void read_with(size_t size, const char *desc)
+{
+	unsigned char buf[64];
+	struct rfkill_event_ext e = { .idx = 0, .op = RFKILL_OP_CHANGE, .soft = 1 };
+
+	for (int soft = 1; soft >= 0; soft--) {
+		e.soft = (uint8_t)soft;
+		if (write(rfk, &e, RFKILL_EVENT_SIZE_V1) < 0)
+			printf("read %s: write -> %s\n", desc, err_name(errno));
+		usleep(200000);
+		drain_uevents("read-sizes");
+		for (;;) {
+			memset(buf, 0xee, sizeof(buf));
+			ssize_t n = read(rfk, buf, size);
+
+			if (n < 0) {
+				printf("read %s soft=%d -> -1 %s\n", desc, soft, err_name(errno));
+				break;
+			}
+			printf("read %s soft=%d -> %zd:", desc, soft, n);
+			for (ssize_t i = 0; i < n; i++)
+				printf(" %02x", buf[i]);
+			printf("\n");
+		}
+	}
+}
+
+/* ---- radios ----------------------------------------------------------- */
+
+static void vhci_open(void)
+{
+	static const unsigned char create[] = { 0xff, 0x00 };
+
+	vhci = open("/dev/vhci", O_RDWR | O_CLOEXEC);
+	if (vhci < 0 || write(vhci, create, sizeof(create)) != sizeof(create))
+		die("/dev/vhci");
+}
+
+static void run_step(const char *step, const char *shell, int wait_ms)
+{
+	int rc = system(shell);
+
+	printf("step %s -> %d\n", step, rc);
+	observe(step, wait_ms);
+}
+
+static void dump_leds(const char *when)
+{
+	char **leds = list_dir("/sys/class/leds");
+
+	for (char **p = leds; *p; p++) {
+		char path[512], what[256];
+
+		snprintf(path, sizeof(path), "/sys/class/leds/%s/trigger", *p);
+		/*
+		 * The keyboard's LEDs are named after its input device, whose
+		 * number depends on probe order (it changes from boot to boot
+		 * on 7.2): not something rfkill decides.
+		 */
+		if (!strncmp(*p, "input", 5) && strstr(*p, "::"))
+			snprintf(what, sizeof(what), "input<n>%s trigger", strstr(*p, "::"));
+		else
+			snprintf(what, sizeof(what), "%s trigger", *p);
+		char tag[32];
+
+		snprintf(tag, sizeof(tag), "led %s", when);
+		print_value(tag, what, path);
+	}
+	free_list(leds);
+}
+
+static void dump_params(void)
+{
+	dump_dir("param", "/sys/module/rfkill/parameters", "");
+}
+
+static void dev_node(void)
+{
+	struct stat st;
+
+	if (stat("/dev/rfkill", &st) < 0) {
+		printf("dev /dev/rfkill stat -> %s\n", err_name(errno));
+		return;
+	}
+	printf("dev /dev/rfkill mode=%04o type=%s major=%u\n", st.st_mode & 07777,
+	       S_ISCHR(st.st_mode) ? "char" : "other", major(st.st_rdev));
+	/* the misc minor is fixed (RFKILL_MINOR) on every kernel line */
+	printf("dev /dev/rfkill minor=%u\n", minor(st.st_rdev));
+}
+
+/* Many state changes on one fd while another fd never reads. */
+static void queue_limit(void)
+{
+	int q = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	struct rfkill_event_ext e = { .idx = 0, .op = RFKILL_OP_CHANGE };
+	int failed = 0;
+
+	if (q < 0)
+		die("open /dev/rfkill for the queue test");
+	indicator_events = 0;
+	last_wlan_idx = -1;
+	printf("queue initial events on a new fd: %d\n", drain_fd(q, "queue-initial", 0, 400, false));
+	printf("queue indicator events on a new fd: %d\n", indicator_events);
+	if (last_wlan_idx < 0) {
+		printf("queue no wlan radio to toggle\n");
+		close(q);
+		return;
+	}
+	/* the hotplugged phys: their idx is the same in both runs */
+	e.idx = (uint32_t)last_wlan_idx;
+	printf("queue toggling rfkill%d\n", last_wlan_idx);
+	for (int i = 0; i < QUEUE_CHANGES; i++) {
+		e.soft = (uint8_t)((i + 1) & 1);
+		failed += write(rfk, &e, RFKILL_EVENT_SIZE_V1) < 0;
+		if (i % 100 == 99)	/* the observer fd and uevents are not the subject */
+			drain_fd(rfk, "queue-observer", 0, 0, false);
+		if (i % 100 == 99)
+			drain_uevents_quiet();
+	}
+	drain_fd(rfk, "queue-observer", 0, 400, false);
+	printf("queue %d state changes: %d writes failed\n", QUEUE_CHANGES, failed);
+	indicator_events = 0;
+	printf("queue events queued for the fd that never read: %d\n",
+	       drain_fd(q, "queue", 0, 400, false));
+	printf("queue indicator events queued: %d\n", indicator_events);
+	close(q);
+}
+
+int main(void)
+{
+	uint32_t max_size;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("parity-begin\n");
+	if (ioperm(SWITCH_PORT, 1, 1) < 0)
+		die("ioperm for the switch port");
+	uev = open_uevents();
+	vhci_open();
+
+	rfk = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (rfk < 0)
+		die("open /dev/rfkill");
+	/* hci0 registers a moment after the vhci write: wait for its ADD */
+	drain_fd(rfk, "open", 3000, 1000, true);
+	drain_uevents("boot");
+
+	dump_params();
+	dev_node();
+	dump_rfkill_sysfs("boot");
+	dump_leds("boot");
+	do_poll("empty-queue");
+
+	/* blocks and unblocks through sysfs, one device */
+	sysfs_write("phy0", "soft", "1");
+	sysfs_write("phy0", "soft", "0");
+	sysfs_write("phy0", "state", "0");
+	sysfs_write("phy0", "state", "1");
+	sysfs_write("phy0", "state", "2");
+	sysfs_write("phy0", "soft", "2");
+	sysfs_write("phy0", "soft", "x");
+	sysfs_write("phy0", "soft", "");
+	sysfs_write("phy0", "hard", "1");
+	sysfs_write("phy0", "name", "foo");
+	sysfs_write("phy0", "type", "bluetooth");
+	sysfs_write("phy0", "persistent", "1");
+	sysfs_write("phy0", "hard_block_reasons", "0");
+
+	/* /dev/rfkill writes, valid and not */
+	dev_write("change-v1", 0, 0, RFKILL_OP_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1);
+	do_poll("after-change");
+	observe("after-poll", 0);
+	dev_write("change-ext", 0, 0, RFKILL_OP_CHANGE, 0, 0, sizeof(struct rfkill_event_ext));
+	dev_write("change-long", 1, 0, RFKILL_OP_CHANGE, 1, 0, 64);
+	dev_write("change-hard-field", 1, 0, RFKILL_OP_CHANGE, 0, 1, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-soft-2", 1, 0, RFKILL_OP_CHANGE, 2, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-wlan", 0, RFKILL_TYPE_WLAN, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-bluetooth", 0, RFKILL_TYPE_BLUETOOTH, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-all-unblock", 0, RFKILL_TYPE_ALL, RFKILL_OP_CHANGE_ALL, 0, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-all-block", 0, RFKILL_TYPE_ALL, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-all-unblock", 0, RFKILL_TYPE_ALL, RFKILL_OP_CHANGE_ALL, 0, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("short-0", 0, 0, RFKILL_OP_CHANGE, 1, 0, 0);
+	dev_write("short-1", 0, 0, RFKILL_OP_CHANGE, 1, 0, 1);
+	dev_write("short-7", 0, 0, RFKILL_OP_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1 - 1);
+	dev_write("op-add", 0, RFKILL_TYPE_WLAN, RFKILL_OP_ADD, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("op-del", 0, RFKILL_TYPE_WLAN, RFKILL_OP_DEL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("op-airplane-acquire", 0, 0, OP_AIRPLANE_ACQUIRE, 0, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("op-airplane-change", 0, 0, OP_AIRPLANE_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("op-6", 0, 0, 6, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("op-255", 0, 0, 255, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("bad-idx", 999, 0, RFKILL_OP_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-type-9", 0, 9, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-all-type-200", 0, 200, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
+	dev_write("change-unblock-again", 0, 0, RFKILL_OP_CHANGE, 0, 0, RFKILL_EVENT_SIZE_V1);
+
+	/* ioctls and the read sizes they select */
+	do_ioctl("NOINPUT", RFKILL_IOCTL_NOINPUT, NULL);
+	read_with(64, "buffer-64");
+	read_with(4, "buffer-4");
+	read_with(RFKILL_EVENT_SIZE_V1, "buffer-8");
+	max_size = RFKILL_EVENT_SIZE_V1;
+	do_ioctl("MAX_SIZE=8", RFKILL_IOCTL_MAX_SIZE, &max_size);
+	read_with(64, "max-size-8 buffer-64");
+	max_size = 4;
+	do_ioctl("MAX_SIZE=4", RFKILL_IOCTL_MAX_SIZE, &max_size);
+	read_with(64, "max-size-4 buffer-64");
+	max_size = 300;
+	do_ioctl("MAX_SIZE=300", RFKILL_IOCTL_MAX_SIZE, &max_size);
+	read_with(64, "max-size-300 buffer-64");
+	max_size = 0;
+	do_ioctl("MAX_SIZE=0", RFKILL_IOCTL_MAX_SIZE, &max_size);
+	max_size = sizeof(struct rfkill_event_ext);
+	do_ioctl("MAX_SIZE=ext", RFKILL_IOCTL_MAX_SIZE, &max_size);
+	do_ioctl("unknown R/3", _IO(RFKILL_IOC_MAGIC, 3), NULL);
+	do_ioctl("unknown R/0", _IO(RFKILL_IOC_MAGIC, 0), NULL);
+	do_ioctl("unknown T/1", _IO('T', 1), NULL);
+	do_ioctl("MAX_SIZE as _IO", _IO(RFKILL_IOC_MAGIC, RFKILL_IOC_MAX_SIZE), NULL);
+	observe("ioctls", 0);
+
+	/* hard block: the TOS6205 switch, which the core polls */
+	outb(1, SWITCH_PORT);
+	printf("step switch-on -> hard=%s\n", wait_attr(TOSHIBA, "hard", "0"));
+	observe("switch-on", 3000);
+	outb(0, SWITCH_PORT);
+	printf("step switch-off -> hard=%s\n", wait_attr(TOSHIBA, "hard", "1"));
+	observe("switch-off", 3000);
+	dump_rfkill_sysfs("hard-blocked");
+
+	/* hotplug */
+	close(vhci);
+	printf("step vhci-close\n");
+	observe("vhci-close", 3000);
+	vhci_open();
+	printf("step vhci-open\n");
+	observe("vhci-open", 3000);
+	run_step("hwsim-remove", "rmmod mac80211_hwsim", 3000);
+	run_step("hwsim-add", "insmod /modules/mac80211_hwsim.ko radios=2", 3000);
+	dump_rfkill_sysfs("hotplugged");
+	dump_leds("hotplugged");
+
+	queue_limit();
+	dump_params();
+	printf("end\nparity-end\n");
+	return 0;
+}
