@@ -110,9 +110,11 @@ class E2eVm:
         self.timeout = timeout
         self.keep = keep
         self.in_session = in_session
-        # Host programs copied into the guest with their libraries, and
-        # shell commands run there before the relay starts (their output
-        # goes to the console log: console_lines()).
+        # Host programs copied into the guest with their libraries, as
+        # /guest/bin/NAME (/tmp is a fresh tmpfs in the guest, so a build
+        # dir under /tmp would hide them at their host path), and shell
+        # commands run there before the relay starts (their output goes
+        # to the console log: console_lines()).
         self.host_binaries = list(host_binaries)
         self.setup = setup
         self.tmp = tempfile.mkdtemp(prefix=f"e2e-{kernel}-")
@@ -149,7 +151,8 @@ class E2eVm:
                "--qemu-arg=-device",
                f"--qemu-arg=virtserialport,chardev=relay,name={rb.RELAY_PORT}"]
         for b in self.host_binaries:
-            cmd += ["--host-binary", b]
+            cmd += ["--host-binary", b,
+                    "--file", f"{b}:{self.guest_binary(b)}"]
         for m in VIRTIO_MODULES:
             if m not in builtin:
                 cmd += ["--in-tree-module", m]
@@ -222,6 +225,11 @@ class E2eVm:
                 self.tap.diag("vm" + line[1:])
         self.tap.ok(self.proc.returncode == 0,
                     f"vm: vmrun exited {self.proc.returncode}")
+
+    @staticmethod
+    def guest_binary(host_path):
+        """Where a host_binaries program is in the guest."""
+        return "/guest/bin/" + os.path.basename(host_path)
 
     def console_lines(self, prefix):
         """Lines of the guest console that start with prefix (the prefix

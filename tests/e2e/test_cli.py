@@ -529,7 +529,7 @@ def main():
     modules.append(trigger)
     applet = os.path.abspath(args.applet)
     setup = GUEST_RO_SETUP.replace("PREFIX ", GUEST_RO_PREFIX) \
-        .replace("APPLET", applet)
+        .replace("APPLET", E2eVm.guest_binary(applet))
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
                modules, keep=args.keep, host_binaries=[applet],
                setup=setup) as vm:
