@@ -6,7 +6,7 @@
  *
  * Input: byte 0 the counted types (0xff: all, else a mask of its bits),
  * byte 1 bit 0 the restore list's "active", then 4 bytes per radio
- * (at most 32):
+ * (at most 16):
  *   type | name | state | remembered
  *   state bit 0 soft, bit 1 hard, bits 2-3 writing (0, 1: none;
  *         2: unblock; 3: block), bit 4 no stable identity (the key is
@@ -21,7 +21,7 @@
 
 #include "policy-oracle.h"
 
-#define MAX_RADIOS 32
+#define MAX_RADIOS 16
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
