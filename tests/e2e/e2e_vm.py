@@ -99,7 +99,8 @@ class E2eVm:
     """Context manager: boots the VM, connects relay and bridge."""
 
     def __init__(self, tap, kernel, vmrun, relay_bin, acpi_table,
-                 modules=(), timeout=240, keep=False, in_session=False):
+                 modules=(), timeout=240, keep=False, in_session=False,
+                 host_binaries=(), setup=""):
         self.tap = tap
         self.kernel = kernel
         self.vmrun = vmrun
@@ -109,6 +110,13 @@ class E2eVm:
         self.timeout = timeout
         self.keep = keep
         self.in_session = in_session
+        # Host programs copied into the guest with their libraries, as
+        # /guest/bin/NAME (/tmp is a fresh tmpfs in the guest, so a build
+        # dir under /tmp would hide them at their host path), and shell
+        # commands run there before the relay starts (their output goes
+        # to the console log: console_lines()).
+        self.host_binaries = list(host_binaries)
+        self.setup = setup
         self.tmp = tempfile.mkdtemp(prefix=f"e2e-{kernel}-")
         self.qemu_socket = os.path.join(self.tmp, "relay.sock")
         self.device = os.path.join(self.tmp, "rfkill.sock")
@@ -130,7 +138,8 @@ class E2eVm:
                "--guest-args", "--mark-port 0x440",
                # hci_vhci only creates hci0 while /dev/vhci stays open; the
                # init shell keeps fd 3 for the whole run.
-               "--setup", "exec 3<>/dev/vhci && printf '\\377\\000' >&3",
+               "--setup", "exec 3<>/dev/vhci && printf '\\377\\000' >&3"
+               + ("\n" + self.setup if self.setup else ""),
                "--acpitable", self.acpi_table,
                "--debugcon", self.led_log,
                "--console-log", self.console_log,
@@ -141,6 +150,9 @@ class E2eVm:
                "server=on,wait=off",
                "--qemu-arg=-device",
                f"--qemu-arg=virtserialport,chardev=relay,name={rb.RELAY_PORT}"]
+        for b in self.host_binaries:
+            cmd += ["--host-binary", b,
+                    "--file", f"{b}:{self.guest_binary(b)}"]
         for m in VIRTIO_MODULES:
             if m not in builtin:
                 cmd += ["--in-tree-module", m]
@@ -213,6 +225,22 @@ class E2eVm:
                 self.tap.diag("vm" + line[1:])
         self.tap.ok(self.proc.returncode == 0,
                     f"vm: vmrun exited {self.proc.returncode}")
+
+    @staticmethod
+    def guest_binary(host_path):
+        """Where a host_binaries program is in the guest."""
+        return "/guest/bin/" + os.path.basename(host_path)
+
+    def console_lines(self, prefix):
+        """Lines of the guest console that start with prefix (the prefix
+        removed), e.g. the output of the setup commands."""
+        try:
+            with open(self.console_log, "rb") as f:
+                data = f.read().decode(errors="replace")
+        except OSError:
+            return []
+        return [l.rstrip("\r")[len(prefix):] for l in data.split("\n")
+                if l.startswith(prefix)]
 
     # -- guest state ------------------------------------------------------
     def radios(self):

@@ -35,6 +35,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gui"))
 import rfkill_bridge as rb  # noqa: E402
 from e2e_vm import (E2eVm, Tap, Client, build_modules,  # noqa: E402
+                    build_notify_trigger,
                     check_led, check_led_stays, set_soft)
 
 try:
@@ -62,6 +63,9 @@ def wait(predicate, timeout=10.0):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.05)
+
+
+NOTIFY = "/sys/module/acpi_notify_trigger/parameters/notify"
 
 
 def soft_states(vm):
@@ -132,6 +136,32 @@ def scenario(tap, vm, applet_path, logdir):
                "stays off as it was before", f"got {soft_states(vm)}")
         tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
                "the menu shows airplane mode unchecked")
+
+        # The airplane key (rfkill-input toggles from the kernel's "all"
+        # global state): the first press blocks every radio and the applet
+        # shows airplane mode, remembering that Wi-Fi was off before...
+        time.sleep(0.3)  # rfkill-input spaces its operations 200 ms apart
+        vm.mark("key-on")
+        vm.relay.write_file(NOTIFY, "0x88")
+        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
+                                               "hci0": 1} and soft_states(vm))
+        tap.ok(bool(now), "airplane key: every guest radio blocked",
+               f"got {soft_states(vm)}")
+        tap.ok(bool(wait(lambda: item.find("Airplane mode").checked)),
+               "airplane key: the menu shows airplane mode checked")
+        # ...the second press makes the kernel turn every radio on, and the
+        # applet, which remembers, switches Wi-Fi off again (the CLI test
+        # shows that without the applet Wi-Fi stays on).
+        time.sleep(0.3)
+        vm.mark("key-off")
+        vm.relay.write_file(NOTIFY, "0x88")
+        want = {"phy0": 1, "phy1": 1, "hci0": 0}
+        now = wait(lambda: soft_states(vm) == want and soft_states(vm),
+                   timeout=15)
+        tap.ok(bool(now), "airplane key again: hci0 back on, the applet "
+               "keeps Wi-Fi off as it was before", f"got {soft_states(vm)}")
+        tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
+               "airplane key again: the menu shows airplane mode unchecked")
 
         # The rule changes live from GSettings.
         vm.mark("rule-never")
@@ -233,6 +263,8 @@ def main():
     ap.add_argument("--stock", action="store_true",
                     help="Debian's own rfkill and asus-wireless")
     ap.add_argument("--version")
+    ap.add_argument("--notify-trigger-dir",
+                    help="tests/kernel/asus/notify-trigger (the key press)")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     tap = Tap()
@@ -259,6 +291,14 @@ def main():
                                 args.work_dir, args.version)
         if not modules:
             return tap.done()
+        if not args.notify_trigger_dir:
+            tap.ok(False, "--notify-trigger-dir given (the airplane key)")
+            return tap.done()
+        trigger = build_notify_trigger(tap, args.kernel,
+                                       args.notify_trigger_dir, args.work_dir)
+        if not trigger:
+            return tap.done()
+        modules.append(trigger)
     logdir = os.path.join(os.environ.get("HOME", "/tmp"), "logs")
     os.makedirs(logdir, exist_ok=True)
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,

@@ -108,7 +108,64 @@ def relay_protocol(tap, vm):
                f"{errno.errorcode[want]}", f"errno {got}")
 
 
+# Runs in the guest before the relay, as root: the CLI lists the real
+# /dev/rfkill as a user who may only read it (mode 0444, like a user on an
+# inactive seat or over SSH whom no ACL grants write access).  The kernel
+# console is kept quiet meanwhile so that only these lines are prefixed.
+GUEST_RO_PREFIX = "e2e-read-only: "
+GUEST_RO_SETUP = """dmesg -n 1
+mode=$(stat -c %a /dev/rfkill)
+chmod 0444 /dev/rfkill
+mkdir -p /etc /tmp/ro
+echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
+echo 'nobody:x:65534:65534:nobody:/tmp/ro:/bin/sh' >>/etc/passwd
+echo 'root:x:0:' >/etc/group
+echo 'nogroup:x:65534:' >>/etc/group
+chown 65534:65534 /tmp/ro
+if su -s /bin/sh nobody -c ': 4<>/dev/rfkill' 2>/dev/null; then
+  echo 'PREFIX write open allowed'
+else
+  echo 'PREFIX write open refused'
+fi
+su -s /bin/sh nobody -c 'cd /tmp/ro && HOME=/tmp/ro XDG_STATE_HOME=/tmp/ro/state \
+  XDG_CONFIG_HOME=/tmp/ro/config XDG_CACHE_HOME=/tmp/ro/cache \
+  GSETTINGS_BACKEND=memory APPLET --list --json >out 2>err'
+echo "PREFIX rc $?"
+sed 's/^/PREFIX out /' /tmp/ro/out
+sed 's/^/PREFIX err /' /tmp/ro/err
+chmod "$mode" /dev/rfkill
+dmesg -n 4"""
+
+
+def guest_read_only_list(tap, vm):
+    """The character-device path on the real kernel: the CLI in the guest
+    opened /dev/rfkill with read access only, asked for extended events
+    (RFKILL_IOCTL_MAX_SIZE) and read the ADD of every radio."""
+    lines = vm.console_lines(GUEST_RO_PREFIX)
+    tap.ok("write open refused" in lines,
+           "guest: the unprivileged user cannot open /dev/rfkill for "
+           "writing (mode 0444)", f"console: {lines}")
+    rc = [l[3:] for l in lines if l.startswith("rc ")]
+    out = "\n".join(l[4:] for l in lines if l.startswith("out "))
+    err = "\n".join(l[4:] for l in lines if l.startswith("err "))
+    tap.ok(rc == ["0"], "guest: --list --json on a read-only /dev/rfkill "
+           "exits 0", f"rc {rc}\nstderr: {err}\nstdout: {out}")
+    try:
+        doc = json.loads(out)
+        got = {d["device"]: (d["type"], d["soft"], d["hard"])
+               for d in doc["rfkilldevices"]}
+        airplane_mode = doc["airplane-mode"]
+    except (ValueError, KeyError, TypeError) as e:
+        got, airplane_mode = f"{type(e).__name__} {e}: {out!r}", None
+    want = {n: (t, "unblocked", "unblocked") for n, t in EXPECTED.items()}
+    tap.ok(got == want and airplane_mode is False,
+           "guest: --list --json read from the real /dev/rfkill shows phy0, "
+           "phy1, hci0 unblocked and airplane mode off",
+           f"got {got}, airplane {airplane_mode!r}\nwant {want}")
+
+
 def scenario(tap, vm, applet, stock):
+    guest_read_only_list(tap, vm)
     relay_protocol(tap, vm)
     radios = vm.wait_adds(len(EXPECTED))
     adds = {e["idx"]: e for e in vm.monitor_adds()}
@@ -219,6 +276,7 @@ def scenario(tap, vm, applet, stock):
            "toggle: restored, phy1 still blocked", f"got {now}")
     check_led(tap, vm, "toggle-off", False, "toggle off")
 
+    airplane_global_state(tap, vm, applet)
     airplane_key(tap, vm, applet)
     indicator_ops(tap, vm, stock)
     relay_load(tap, vm)
@@ -262,12 +320,106 @@ def relay_load(tap, vm, count=200):
 NOTIFY = "/sys/module/acpi_notify_trigger/parameters/notify"
 
 
-def airplane_key(tap, vm, applet):
+def press_key(vm, mark):
     """The laptop's airplane-mode key: the firmware notifies ASHS with
     0x88, asus-wireless sends KEY_RFKILL and the kernel's rfkill-input
-    switches every radio; the CLI sees the result as airplane mode."""
-    vm.mark("key-on")
+    toggles every radio from the global state of "all"."""
+    time.sleep(0.3)  # rfkill-input spaces its operations 200 ms apart
+    vm.mark(mark)
     vm.relay.write_file(NOTIFY, "0x88")
+
+
+def soft_states(radios):
+    return {n: r["soft"] for n, r in radios.items() if n in EXPECTED}
+
+
+def plugged_radio_blocked(tap, vm, what):
+    """A Bluetooth controller plugged in now (a new hciN) comes up
+    blocked: the kernel starts a new radio in its type's global state,
+    and no program of ours runs to block it."""
+    before = set(vm.radios())
+    vm.relay.plug_bluetooth(True)
+    deadline = time.monotonic() + 10
+    new = {}
+    while not new and time.monotonic() < deadline:
+        time.sleep(0.1)
+        new = {n: r for n, r in vm.radios().items() if n not in before}
+    tap.ok(len(new) == 1 and all(r["type"] == "bluetooth" and r["soft"] == 1
+                                 for r in new.values()),
+           f"{what}: a Bluetooth radio plugged in comes up soft-blocked",
+           f"new radios: {new}")
+    vm.relay.plug_bluetooth(False)
+    deadline = time.monotonic() + 10
+    while set(vm.radios()) - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    tap.ok(not set(vm.radios()) - before,
+           f"{what}: the plugged radio is gone again", f"{vm.radios()}")
+
+
+def airplane_global_state(tap, vm, applet):
+    """Airplane mode set by the CLI lives in the kernel's global state,
+    so it holds with no program of ours running.  Starts with phy1
+    blocked by hand, phy0 and hci0 on."""
+    airplane(tap, vm, applet, "on")
+    now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
+    tap.ok(all(r["soft"] == 1 for r in now.values()),
+           "--airplane on (phy1 off before): every radio blocked",
+           f"got {now}")
+    plugged_radio_blocked(tap, vm, "airplane mode from the CLI")
+
+    # phy1 was off before, so the CLI set the per-type global states but
+    # not the one of "all" (resetting that on the way out would flash
+    # phy1 on).  The key toggles from "all": its first press blocks what
+    # is blocked already...
+    press_key(vm, "key-in-airplane-1")
+    time.sleep(1)
+    now = vm.radios()
+    tap.ok(soft_states(now) == {"phy0": 1, "phy1": 1, "hci0": 1},
+           "airplane key in our airplane mode (a radio was off before): "
+           "the first press keeps every radio blocked", f"got {now}")
+    # ...and the second one unblocks every radio.  Only our programs
+    # remember that phy1 was off before: with none running (the CLI has
+    # exited), the kernel turns phy1 on too.  test_applet.py checks that
+    # the applet switches it off again.
+    press_key(vm, "key-in-airplane-2")
+    now = vm.wait_radios({"phy0": 0, "phy1": 0, "hci0": 0})
+    tap.ok(soft_states(now) == {"phy0": 0, "phy1": 0, "hci0": 0},
+           "airplane key again: rfkill-input unblocks every radio (no "
+           "program of ours runs to keep phy1 off)", f"got {now}")
+    check_listing(tap, vm, applet,
+                  {"phy0": False, "phy1": False, "hci0": False}, False,
+                  "airplane mode ended by the key")
+
+    # Every radio on before: the CLI blocks them all through the global
+    # state of "all", so the key's first press ends airplane mode.
+    airplane(tap, vm, applet, "on")
+    now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
+    tap.ok(all(r["soft"] == 1 for r in now.values()),
+           "--airplane on (every radio on before): every radio blocked",
+           f"got {now}")
+    plugged_radio_blocked(tap, vm, "airplane mode through \"all\"")
+    press_key(vm, "key-leaves")
+    now = vm.wait_radios({"phy0": 0, "phy1": 0, "hci0": 0})
+    tap.ok(soft_states(now) == {"phy0": 0, "phy1": 0, "hci0": 0},
+           "airplane key in our airplane mode (every radio on before): "
+           "the first press unblocks every radio", f"got {now}")
+    check_led(tap, vm, "key-leaves", False, "the key ended airplane mode")
+    check_listing(tap, vm, applet,
+                  {"phy0": False, "phy1": False, "hci0": False}, False,
+                  "after the key ended airplane mode")
+
+
+def airplane_key(tap, vm, applet):
+    """From airplane mode off, the first press enters it (the kernel
+    blocks every radio and sets every global state, so a radio plugged in
+    then is blocked too) and the second leaves it.  Without the applet the
+    kernel alone turns every radio on again: a radio blocked by hand
+    before the first press (phy1 here) comes back on; the applet's test
+    checks that it stays off when the applet runs."""
+    tap.ok(set_soft(vm, "phy1", 1) == 0, "relayed CHANGE blocks phy1 "
+           "before the key")
+    vm.wait_radios({"phy1": 1})
+    press_key(vm, "key-on")
     now = vm.wait_radios({"phy0": 1, "phy1": 1, "hci0": 1})
     tap.ok(all(r["soft"] == 1 for r in now.values()),
            "airplane key: rfkill-input blocks every radio", f"got {now}")
@@ -275,13 +427,12 @@ def airplane_key(tap, vm, applet):
     check_listing(tap, vm, applet,
                   {"phy0": True, "phy1": True, "hci0": True}, True,
                   "after the key")
-    time.sleep(0.3)  # rfkill-input spaces its operations 200 ms apart
-    vm.mark("key-off")
-    vm.relay.write_file(NOTIFY, "0x88")
+    plugged_radio_blocked(tap, vm, "airplane mode from the key")
+    press_key(vm, "key-off")
     now = vm.wait_radios({"phy0": 0, "phy1": 0, "hci0": 0})
-    tap.ok(all(r["soft"] == 0 for r in now.values()),
-           "airplane key again: rfkill-input unblocks every radio",
-           f"got {now}")
+    tap.ok(soft_states(now) == {"phy0": 0, "phy1": 0, "hci0": 0},
+           "airplane key again: rfkill-input unblocks every radio, phy1 "
+           "too (no program of ours runs)", f"got {now}")
     check_led(tap, vm, "key-off", False, "airplane key pressed again")
     check_listing(tap, vm, applet,
                   {"phy0": False, "phy1": False, "hci0": False}, False,
@@ -376,8 +527,12 @@ def main():
     if not trigger:
         return tap.done()
     modules.append(trigger)
+    applet = os.path.abspath(args.applet)
+    setup = GUEST_RO_SETUP.replace("PREFIX ", GUEST_RO_PREFIX) \
+        .replace("APPLET", E2eVm.guest_binary(applet))
     with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
-               modules, keep=args.keep) as vm:
+               modules, keep=args.keep, host_binaries=[applet],
+               setup=setup) as vm:
         try:
             scenario(tap, vm, args.applet, args.stock)
         except (OSError, rb.RelayError, TimeoutError, KeyError) as err:

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes the seed corpus for fuzz-events (run once; output is committed).
+"""Writes the seed corpora for fuzz-events (corpus/) and fuzz-policy
+(corpus-policy/); run once, the output is committed.
 
 Input format: u8 type mask (0xff all), then operations (see fuzz-events.c):
   0 len bytes   one event read      1 idx blocked   set one radio
@@ -78,10 +79,50 @@ SEEDS = {
                           ("status", 22), ("set", 5, 1)),
 }
 
-if __name__ == "__main__":
-    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+# fuzz-policy: u8 type mask, u8 active, then per radio
+# type | name | state (soft, hard, writing << 2, no-path << 4) | remembered
+# (in list, was blocked << 1, under "type:name" << 2).
+SOFT, HARD, UNBLOCKING, BLOCKING, NO_PATH = 1, 2, 2 << 2, 3 << 2, 1 << 4
+KNOWN, WAS_BLOCKED, BY_NAME = 1, 2, 4
+
+
+def radio(type_, name=0, state=0, remembered=0):
+    return bytes([type_, name, state, remembered])
+
+
+def policy(mask, active, *radios):
+    return bytes([mask, active]) + b"".join(radios)
+
+
+POLICY_SEEDS = {
+    "off-laptop": policy(0xff, 1, radio(WLAN, 0, SOFT, KNOWN),
+                         radio(WLAN, 1, SOFT, KNOWN | WAS_BLOCKED),
+                         radio(BT, 0, SOFT, KNOWN)),
+    "on-laptop": policy(0xff, 0, radio(WLAN), radio(WLAN, 1, SOFT),
+                        radio(BT, 0, HARD)),
+    "in-flight": policy(0xff, 1, radio(WLAN, 0, UNBLOCKING, KNOWN),
+                        radio(BT, 0, SOFT | BLOCKING, KNOWN | WAS_BLOCKED)),
+    "older-list": policy(0xff, 1, radio(WLAN, 0, SOFT | NO_PATH,
+                                        KNOWN | BY_NAME),
+                         radio(BT, 0, SOFT, KNOWN | WAS_BLOCKED | BY_NAME)),
+    "wlan-only": policy(1 << WLAN, 1, radio(WLAN, 0, SOFT, KNOWN),
+                        radio(BT), radio(WWAN, 0, SOFT)),
+    "newcomer": policy(0xff, 1, radio(WLAN, 0, SOFT, KNOWN), radio(WLAN, 3),
+                       radio(200, 0)),
+    "empty": policy(0xff, 1),
+}
+
+
+def write(outdir, seeds):
     os.makedirs(outdir, exist_ok=True)
-    for name, data in SEEDS.items():
+    for name, data in seeds.items():
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(data)
+
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = sys.argv[1] if len(sys.argv) > 1 else here
+    write(os.path.join(top, "corpus"), SEEDS)
+    write(os.path.join(top, "corpus-policy"), POLICY_SEEDS)

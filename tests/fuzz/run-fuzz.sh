@@ -1,5 +1,6 @@
 #!/bin/sh
 # run-fuzz.sh FUZZER CORPUS_DIR [SECONDS]   (default 60)
+# RFK_FUZZ_MAX_LEN: the longest input (default 1024).
 # Fuzzes for SECONDS starting from a copy of the seed corpus (the source
 # tree is never written), then prints the exec count.  Non-zero exit when
 # the fuzzer found a crash; the reproducer is kept and named.
@@ -24,7 +25,7 @@ cp "$seeds"/* "$work/corpus/"
 
 status=0
 "$fuzzer" -max_total_time="$seconds" -print_final_stats=1 \
-	-artifact_prefix="$work/" -max_len=1024 "$work/corpus" \
+	-artifact_prefix="$work/" -max_len="${RFK_FUZZ_MAX_LEN:-1024}" "$work/corpus" \
 	>"$work/log" 2>&1 || status=$?
 
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
