@@ -100,6 +100,9 @@ image() {
     "$root/etc/systemd/system/"
   install -m 0755 "$guest/guest-test.py" "$root/usr/local/lib/rfk-system/guest-test.py"
   in_root "$root" systemctl enable rfk-vhci.service rfk-system-test.service >&2
+  # A machine id now, so the first boot is not a "first boot" that asks.
+  rm -f "$root/etc/machine-id"
+  in_root "$root" systemd-machine-id-setup >&2
   echo rfk-system > "$root/etc/hostname"
   printf '/dev/vda / ext4 rw,relatime 0 1\n' > "$root/etc/fstab"
 
