@@ -149,7 +149,8 @@ def main():
         if os.path.exists(f):
             os.unlink(f)
     qemu = ['qemu-system-x86_64', '-accel', 'tcg', '-cpu', 'max', '-smp', '2',
-            '-m', a.memory, '-display', 'none', '-monitor', 'none',
+            '-m', a.memory, '-nodefaults', '-vga', 'none', '-display', 'none',
+            '-monitor', 'none',
             '-kernel', os.path.join(img_dir, 'vmlinuz'),
             '-initrd', os.path.join(img_dir, 'initrd.img'),
             '-append', 'root=/dev/vda rw console=ttyS0 panic=-1 cryptomgr.notests '
