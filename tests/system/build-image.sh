@@ -40,7 +40,7 @@ base() {
   echo "build-image: mmdebstrap bookworm into $dir (key $key)" >&2
   local hostcache=/var/cache/apt/archives
   mmdebstrap --variant=minbase --mode=root --format=directory \
-    --aptopt='APT::Install-Recommends "false"' \
+    --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
     --include="${pkgs%,}" \
     --setup-hook="mkdir -p \"\$1$hostcache\"; find $hostcache -maxdepth 1 -name '*.deb' -exec cp -l -t \"\$1$hostcache\" {} + 2>/dev/null || find $hostcache -maxdepth 1 -name '*.deb' -exec cp -t \"\$1$hostcache\" {} +" \
     bookworm "$dir.tmp" \
@@ -68,8 +68,13 @@ image() {
   [ -f "$base.done" ] || die "$base is not a finished base tree"
   rm -rf "$root" "$out/rootfs.ext4"
   mkdir -p "$out"
-  echo "build-image: copying $base" >&2
-  cp -a --reflink=auto "$base" "$root"
+  # Hard links for the bulk: dpkg, depmod, ldconfig and the shadow tools
+  # replace files by rename, so the cached base keeps its own inodes.  What
+  # is appended to in place (logs) is copied.
+  echo "build-image: linking a copy of $base" >&2
+  cp -al "$base" "$root"
+  rm -rf "$root/var/log"
+  cp -a "$base/var/log" "$root/var/log"
 
   # Our packages, the way a user installs them (Recommends included).
   mkdir -p "$root/var/tmp/debs"

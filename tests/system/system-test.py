@@ -154,7 +154,7 @@ def main():
             '-kernel', os.path.join(img_dir, 'vmlinuz'),
             '-initrd', os.path.join(img_dir, 'initrd.img'),
             '-append', 'root=/dev/vda rw console=ttyS0 panic=-1 cryptomgr.notests '
-                       'systemd.show_status=auto',
+                       'quiet systemd.show_status=auto',
             '-drive', f'file={os.path.join(img_dir, "rootfs.ext4")},if=virtio,format=raw',
             '-serial', f'file:{console}', '-serial', f'file:{tap}',
             '-acpitable', f'file={os.path.join(work, "atk4002.aml")}',
