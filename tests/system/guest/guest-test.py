@@ -445,6 +445,9 @@ def boot1():
     ok(item is not None, 'boot 1: the applet is in the tray')
     with open(os.path.join(STATE, 'boot-to-tray'), 'w') as f:
         f.write(f'{t:.1f}\n')
+    diag(sh(['systemd-analyze'], quiet=True).stdout.strip())
+    diag('slowest units:\n' + '\n'.join(
+        sh(['systemd-analyze', 'blame', '--no-pager'], quiet=True).stdout.splitlines()[:8]))
     section(module_checks, True)
     ok('/updates/dkms/' in sh(['modinfo', '-n', 'asus-wireless']).stdout and
        os.path.isdir(LED), 'asus-wireless (DKMS build) bound to the ATK4002 device, LED present')
