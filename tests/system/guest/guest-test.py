@@ -445,9 +445,7 @@ def boot1():
     ok(item is not None, 'boot 1: the applet is in the tray')
     with open(os.path.join(STATE, 'boot-to-tray'), 'w') as f:
         f.write(f'{t:.1f}\n')
-    diag(sh(['systemd-analyze'], quiet=True).stdout.strip())
-    diag('slowest units:\n' + '\n'.join(
-        sh(['systemd-analyze', 'blame', '--no-pager'], quiet=True).stdout.splitlines()[:8]))
+
     section(module_checks, True)
     ok('/updates/dkms/' in sh(['modinfo', '-n', 'asus-wireless']).stdout and
        os.path.isdir(LED), 'asus-wireless (DKMS build) bound to the ATK4002 device, LED present')
@@ -492,7 +490,8 @@ def boot2():
 
 def airplane_after_reboot(before):
     sock = sh(['systemctl', 'is-enabled', 'systemd-rfkill.socket']).stdout.strip()
-    saved = sorted(os.listdir('/var/lib/systemd/rfkill')) if os.path.isdir('/var/lib/systemd/rfkill') else []
+    sdir = '/var/lib/systemd/rfkill'
+    saved = {f: read(os.path.join(sdir, f)) for f in sorted(os.listdir(sdir))} if os.path.isdir(sdir) else {}
     diag(f'systemd-rfkill.socket: {sock}; its saved states: {saved}; radios: {radio_summary()}')
     ok(soft_states() == '111', f'airplane mode survived the reboot: every radio blocked ({soft_states()})',
        todo=AIRPLANE_TODO)
