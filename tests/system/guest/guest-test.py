@@ -332,12 +332,12 @@ def nm_checks():
     mon = subprocess.Popen(['udevadm', 'monitor', '--kernel', '--property',
                             '--subsystem-match=rfkill'],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(1)
+    time.sleep(3)
     sh(['rfkill', 'block', 'wlan'])
-    time.sleep(2)
+    time.sleep(3)
     mon.terminate()
     events = [l for l in mon.communicate()[0].splitlines()
-              if l.startswith(('KERNEL[', 'RFKILL_STATE', 'RFKILL_NAME'))]
+              if l.startswith(('KERNEL[', 'RFKILL_', 'ACTION', 'SEQNUM', 'DEVPATH'))]
     diag('udevadm monitor (rfkill) during `rfkill block wlan`:\n' + '\n'.join(events))
     ok(wait_for(lambda: nm_wifi() == 'disabled', 15),
        f'rfkill block wlan -> nmcli radio wifi: disabled ({nm_wifi()})')
