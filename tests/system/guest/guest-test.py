@@ -1,0 +1,610 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The system test, run by root inside the booted image (rfk-system-test.service).
+
+Three boots, one qemu process (the guest reboots itself):
+
+  1. the installed product as a user has it: our rfkill.ko loaded by udev
+     and modprobe, NetworkManager, the logind seat session with its uaccess
+     ACL, the applet from XDG autostart in xfce4-panel's tray on the real
+     /dev/rfkill, the LED rule picked with gsettings, a screenshot of the
+     open menu; airplane mode on, then reboot;
+  2. airplane mode survived the reboot (systemd-rfkill), then the other
+     airplane scenarios; `apt-get remove rfkill-airplane-dkms`, reboot;
+  3. the in-tree rfkill.ko is back and Wi-Fi works; power off.
+
+TAP goes to /dev/ttyS1 (the host's tap.log); the numbering continues over
+the boots (STATE/count) and the plan comes last.  "# led-expect NAME V"
+lines ask the host to check that the LED byte on its debugcon log was V
+when the marker "[NAME]" was written to port 0x440.  Scenarios that need
+the airplane-mode rework carry "# TODO" and the reason when they fail.
+"""
+
+import glob
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+import fcntl
+import shutil
+
+STATE = '/var/lib/rfk-system'
+TAP_DEV = '/dev/ttyS1'
+USER, UID = 'rfk', 1000
+SCHEMA = 'io.github.rfkill_applet.RfkillApplet'
+LED = '/sys/class/leds/asus-wireless::airplane_mode'
+DEBUGCON_PORT = 0x440
+AIRPLANE_TODO = 'needs the airplane-mode rework (issue 10)'
+
+os.makedirs(STATE, exist_ok=True)
+tap_out = open(TAP_DEV, 'w', buffering=1)
+
+
+def count(delta=0):
+    path = os.path.join(STATE, 'count')
+    n = int(open(path).read()) if os.path.exists(path) else 0
+    if delta:
+        with open(path, 'w') as f:
+            f.write(str(n + delta))
+    return n + delta
+
+
+def emit(line):
+    tap_out.write(line + '\n')
+    print(line, flush=True)
+
+
+def diag(msg):
+    for line in str(msg).splitlines() or ['']:
+        emit('# ' + line)
+
+
+def ok(cond, what, todo=None):
+    n = count(1)
+    line = f"{'ok' if cond else 'not ok'} {n} - {what}"
+    # Only a failure carries TODO: a passing "ok # TODO" is an unexpected
+    # pass, which meson counts as a failure of the whole test.
+    if todo and not cond:
+        line += ' # TODO ' + todo
+    emit(line)
+    return cond
+
+
+def sh(cmd, user=False, check=False, timeout=120, quiet=False):
+    if user:
+        cmd = ['runuser', '-u', USER, '--', 'env',
+               f'XDG_RUNTIME_DIR=/run/user/{UID}',
+               f'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{UID}/bus',
+               'DISPLAY=:0', 'HOME=/home/' + USER] + cmd
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=timeout)
+    if r.returncode != 0 and not quiet:
+        diag(f"$ {' '.join(cmd)} -> {r.returncode}\n{r.stdout}{r.stderr}".rstrip())
+        if check:
+            raise RuntimeError(f'{cmd[0]} failed')
+    return r
+
+
+def wait_for(fn, timeout, interval=0.25):
+    end = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v or time.monotonic() > end:
+            return v
+        time.sleep(interval)
+
+
+def read(path, default=''):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return default
+
+
+def uptime():
+    return float(read('/proc/uptime').split()[0])
+
+
+def marker(name):
+    """Writes [NAME] to the debugcon port, between the LED's bytes."""
+    fd = os.open('/dev/port', os.O_WRONLY)
+    try:
+        for b in f'[{name}]'.encode():
+            os.pwrite(fd, bytes([b]), DEBUGCON_PORT)
+    finally:
+        os.close(fd)
+
+
+# ---- radios ---------------------------------------------------------------
+
+def radios():
+    """{sysfs dir: {type, name, soft, hard, device}} of every rfkill device."""
+    out = {}
+    for d in sorted(glob.glob('/sys/class/rfkill/rfkill*')):
+        out[d] = {k: read(os.path.join(d, k)) for k in ('type', 'name', 'soft', 'hard')}
+        out[d]['device'] = os.path.realpath(os.path.join(d, 'device'))
+    return out
+
+
+def radio_summary():
+    return ', '.join(f"{r['name']}({r['type']}) soft={r['soft']} hard={r['hard']}"
+                     for r in radios().values())
+
+
+def hwsim_radio(n):
+    """The rfkill entry of the Wi-Fi radio on /sys/devices/virtual/mac80211_hwsim/hwsimN."""
+    for r in radios().values():
+        if r['type'] == 'wlan' and f'/mac80211_hwsim/hwsim{n}/' in r['device'] + '/':
+            return r
+    return None
+
+
+def soft_states():
+    """(hwsim0, hwsim1, hci0) soft states as a string such as '010'."""
+    h0, h1 = hwsim_radio(0), hwsim_radio(1)
+    bt = [r for r in radios().values() if r['type'] == 'bluetooth']
+    return ''.join(r['soft'] if r else '?' for r in (h0, h1, bt[0] if bt else None))
+
+
+# ---- the session and the applet ----------------------------------------
+
+def applet_pid():
+    r = subprocess.run(['pgrep', '-u', USER, '-x', 'rfkill-applet'],
+                       capture_output=True, text=True)
+    pids = r.stdout.split()
+    return int(pids[0]) if len(pids) == 1 else None
+
+
+def comm(pid):
+    return read(f'/proc/{pid}/comm')
+
+
+def ppid(pid):
+    stat = read(f'/proc/{pid}/stat')
+    return int(stat.rsplit(')', 1)[1].split()[1]) if stat else None
+
+
+def bus_pid(name):
+    r = sh(['gdbus', 'call', '--session', '--dest', 'org.freedesktop.DBus',
+            '--object-path', '/org/freedesktop/DBus', '--method',
+            'org.freedesktop.DBus.GetConnectionUnixProcessID', name], user=True, quiet=True)
+    m = re.search(r'uint32 (\d+)', r.stdout)
+    return int(m.group(1)) if m else None
+
+
+def tray_items():
+    r = sh(['gdbus', 'call', '--session', '--dest', 'org.kde.StatusNotifierWatcher',
+            '--object-path', '/StatusNotifierWatcher', '--method',
+            'org.freedesktop.DBus.Properties.Get', 'org.kde.StatusNotifierWatcher',
+            'RegisteredStatusNotifierItems'], user=True, quiet=True)
+    return re.findall(r"'([^']+)'", r.stdout) if r.returncode == 0 else []
+
+
+def applet_in_tray():
+    pid = applet_pid()
+    if not pid:
+        return None
+    for item in tray_items():
+        name = item.split('/', 1)[0]
+        if name and bus_pid(name) == pid:
+            return item
+    return None
+
+
+def wait_tray(timeout):
+    item = wait_for(applet_in_tray, timeout, 0.5)
+    return item, uptime()
+
+
+def gsettings(*args):
+    return sh(['gsettings'] + list(args), user=True)
+
+
+def applet_cli(*args):
+    return sh(['rfkill-applet'] + list(args), user=True)
+
+
+# ---- X screenshots (xwd, parsed here: the image has no imagemagick) -----
+
+class Xwd:
+    def __init__(self, path):
+        data = open(path, 'rb').read()
+        h = struct.unpack('>25I', data[:100])
+        hsize, self.w, self.h = h[0], h[4], h[5]
+        self.lsb = h[7] == 0
+        self.bpp, self.bpl, ncolors = h[11], h[12], h[19]
+        self.pix = data[hsize + 12 * ncolors:]
+
+    def at(self, x, y):
+        o = y * self.bpl + x * (self.bpp // 8)
+        return int.from_bytes(self.pix[o:o + 4], 'little' if self.lsb else 'big') & 0xffffff
+
+
+def xwd(path):
+    if os.path.exists(path):
+        os.unlink(path)
+    sh(['xwd', '-root', '-silent', '-display', ':0', '-out', path], user=True, check=True)
+    return Xwd(path)
+
+
+def icon_box(shot):
+    """Bounding box of what the tray draws at the left of the top panel."""
+    bg = shot.at(shot.w - 2, 16)
+    xs = [x for x in range(0, 200) for y in range(4, 28, 2) if shot.at(x, y) != bg]
+    return (min(xs), max(xs)) if xs else None
+
+
+def changed(a, b, x0, y0, x1, y1):
+    return sum(a.at(x, y) != b.at(x, y)
+               for y in range(y0, y1, 4) for x in range(x0, x1, 4))
+
+
+def screenshot_menu(out):
+    tmp = '/tmp/shot.xwd'
+    before = xwd(tmp)
+    box = icon_box(before)
+    if not ok(box is not None, 'the tray icon is drawn in the panel'):
+        return False
+    cx = (box[0] + box[1]) // 2
+    diag(f'icon spans x={box[0]}..{box[1]}; clicking ({cx}, 16)')
+    sh(['xdotool', 'mousemove', str(cx), '16', 'click', '1'], user=True)
+
+    def menu():
+        now = xwd(tmp)
+        return now if changed(before, now, 0, 40, 500, 400) > 200 else None
+    shot = wait_for(menu, 15, 0.5)
+    if shot:
+        time.sleep(1)   # let it finish drawing; a second grab is what we keep
+        xwd('/tmp/menu.xwd')
+        shutil.copyfile('/tmp/menu.xwd', out)
+    ok(shot is not None, 'a left click on the icon opens its menu (screenshot kept)')
+    sh(['xdotool', 'key', 'Escape'], user=True)
+    return shot is not None
+
+
+# ---- uinput: the airplane key ------------------------------------------
+
+def press_rfkill_key(times):
+    UI_SET_EVBIT, UI_SET_KEYBIT = 0x40045564, 0x40045565
+    UI_DEV_CREATE, UI_DEV_DESTROY = 0x5501, 0x5502
+    EV_SYN, EV_KEY, KEY_RFKILL = 0, 1, 247
+    fd = os.open('/dev/uinput', os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        fcntl.ioctl(fd, UI_SET_EVBIT, EV_KEY)
+        fcntl.ioctl(fd, UI_SET_KEYBIT, KEY_RFKILL)
+        dev = struct.pack('80sHHHHi', b'rfk-system airplane key', 0x19, 1, 1, 1, 0)
+        dev += b'\0' * (4 * 64 * 4)
+        os.write(fd, dev)
+        fcntl.ioctl(fd, UI_DEV_CREATE)
+        time.sleep(1)
+        results = []
+        for _ in range(times):
+            for value in (1, 0):
+                os.write(fd, struct.pack('qqHHi', 0, 0, EV_KEY, KEY_RFKILL, value))
+                os.write(fd, struct.pack('qqHHi', 0, 0, EV_SYN, 0, 0))
+            time.sleep(3)
+            results.append(soft_states())
+        fcntl.ioctl(fd, UI_DEV_DESTROY)
+        return results
+    finally:
+        os.close(fd)
+
+
+# ---- boots ---------------------------------------------------------------
+
+def module_checks(ours):
+    kver = os.uname().release
+    path = sh(['modinfo', '-n', 'rfkill']).stdout.strip()
+    if ours:
+        ok('/updates/dkms/' in path, f'modinfo -n rfkill is the DKMS build ({path})')
+    else:
+        ok('/kernel/net/rfkill/' in path and '/updates/' not in path,
+           f'modinfo -n rfkill is the in-tree module again ({path})')
+    taint = read('/sys/module/rfkill/taint')
+    if ours:
+        want = sh(['modinfo', '-F', 'srcversion', path]).stdout.strip()
+        ok(read('/sys/module/rfkill/srcversion') == want and want != '' and 'O' in taint,
+           f'the loaded rfkill is that file (srcversion {want}, taint {taint!r})')
+    else:
+        # Debian's rfkill.ko has no MODULE_VERSION, hence no srcversion,
+        # and is not out-of-tree (taint flag O)
+        ok(not os.path.exists('/sys/module/rfkill/srcversion') and 'O' not in taint,
+           f'the loaded rfkill is the in-tree one (no srcversion, taint {taint!r})')
+    holders = os.listdir('/sys/module/rfkill/holders') if os.path.isdir('/sys/module/rfkill/holders') else []
+    ok('cfg80211' in holders and 'bluetooth' in holders,
+       f'cfg80211 and bluetooth loaded on it (holders: {" ".join(sorted(holders))})')
+    rs = list(radios().values())
+    nw = sum(r['type'] == 'wlan' for r in rs)
+    nb = sum(r['type'] == 'bluetooth' for r in rs)
+    ok(nw == 2 and nb == 1, f'two Wi-Fi radios (hwsim) and one Bluetooth (vhci): {radio_summary()}')
+    return kver
+
+
+def nm_wifi():
+    return sh(['nmcli', '-t', 'radio', 'wifi']).stdout.strip()
+
+
+def nm_checks():
+    ok(wait_for(lambda: nm_wifi() == 'enabled', 30), f'nmcli radio wifi: enabled ({nm_wifi()})')
+    # the uevents NetworkManager's rfkill watcher relies on, for the log
+    mon = subprocess.Popen(['udevadm', 'monitor', '--kernel', '--property',
+                            '--subsystem-match=rfkill'],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(3)
+    sh(['rfkill', 'block', 'wlan'])
+    time.sleep(3)
+    mon.terminate()
+    events = [l for l in mon.communicate()[0].splitlines()
+              if l.startswith(('KERNEL[', 'RFKILL_', 'ACTION', 'SEQNUM', 'DEVPATH'))]
+    diag('udevadm monitor (rfkill) during `rfkill block wlan`:\n' + '\n'.join(events))
+    ok(wait_for(lambda: nm_wifi() == 'disabled', 15),
+       f'rfkill block wlan -> nmcli radio wifi: disabled ({nm_wifi()})')
+    diag('nmcli general: ' + sh(['nmcli', '-t', '-f', 'WIFI,WIFI-HW', 'general']).stdout.strip())
+    sh(['rfkill', 'unblock', 'wlan'])
+    ok(wait_for(lambda: nm_wifi() == 'enabled', 15),
+       f'rfkill unblock wlan -> nmcli radio wifi: enabled ({nm_wifi()})')
+    hw = sh(['nmcli', '-t', '-f', 'WIFI-HW', 'general']).stdout.strip()
+    diag(f'nmcli general WIFI-HW: {hw}')
+    emit(f'ok {count(1)} - NetworkManager shows a Wi-Fi hard block # SKIP '
+         'no Wi-Fi hard switch in this VM yet (hwsim cannot hard-block)')
+
+
+def session_checks():
+    r = sh(['loginctl', 'list-sessions', '--no-legend'])
+    sid = None
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[2] == USER:
+            sid = f[0]
+    props = {}
+    if sid:
+        out = sh(['loginctl', 'show-session', sid, '-p', 'Seat', '-p', 'TTY',
+                  '-p', 'Active', '-p', 'Remote', '-p', 'Class']).stdout
+        props = dict(l.split('=', 1) for l in out.splitlines() if '=' in l)
+    ok(props.get('Seat') == 'seat0' and props.get('Active') == 'yes' and
+       props.get('Remote') == 'no' and props.get('TTY') == 'tty1',
+       f'logind: {USER} has an active local seat0 session on tty1 ({props})')
+    acl = sh(['getfacl', '-p', '/dev/rfkill']).stdout
+    diag(acl)
+    ok(f'user:{USER}:rw-' in acl, f'getfacl /dev/rfkill: user:{USER}:rw- (uaccess)')
+    r = sh(['runuser', '-u', USER, '--', 'python3', '-c',
+            "import os; os.close(os.open('/dev/rfkill', os.O_RDWR))"])
+    ok(r.returncode == 0, f'{USER} opens /dev/rfkill read-write without root')
+
+
+def applet_checks():
+    pid = applet_pid()
+    ok(pid is not None, f'rfkill-applet runs as {USER} (pid {pid})')
+    if not pid:
+        return None
+    parent = ppid(pid)
+    ok(comm(parent) == 'xfce4-session',
+       f'started by the session manager from XDG autostart (parent: {comm(parent)})')
+    fds = []
+    for fd in glob.glob(f'/proc/{pid}/fd/*'):
+        try:
+            fds.append(os.readlink(fd))
+        except OSError:
+            pass
+    ok('/dev/rfkill' in fds, 'it holds the real /dev/rfkill open')
+    # xfce4-panel runs its systray plugin (the watcher) in a child process
+    watcher = bus_pid('org.kde.StatusNotifierWatcher')
+    owner = [comm(watcher), comm(ppid(watcher))] if watcher else []
+    item = applet_in_tray()
+    ok(item is not None and 'xfce4-panel' in owner,
+       f'registered in the tray of xfce4-panel ({item}; watcher: {"/".join(owner)})')
+    return pid
+
+
+def led_value():
+    return read(os.path.join(LED, 'brightness'), '?')
+
+
+def led_checks(pid):
+    trig = read(os.path.join(LED, 'trigger'))
+    ok('[rfkill-airplane-mode]' in trig, 'asus-wireless::airplane_mode follows rfkill-airplane-mode')
+    sh(['rfkill', 'unblock', 'all'])
+    ok(wait_for(lambda: led_value() == '0', 10), 'kernel rule, radios on: LED off')
+    marker('kernel-radios-on')
+    emit('# led-expect kernel-radios-on 0')
+
+    r = gsettings('set', SCHEMA, 'led-rule', 'wlan-blocked')
+    ok(r.returncode == 0, f'{USER}: gsettings set {SCHEMA} led-rule wlan-blocked')
+    sh(['rfkill', 'block', 'wlan'])
+    ok(wait_for(lambda: led_value() == '1', 10),
+       f'rule wlan-blocked, Wi-Fi blocked, Bluetooth on: LED on (brightness {led_value()})')
+    marker('user-rule-wlan-blocked')
+    emit('# led-expect user-rule-wlan-blocked 1')
+
+    shot = os.path.join(STATE, 'menu.xwd')
+    screenshot_menu(shot)
+
+    os.kill(pid, 9)
+    ok(wait_for(lambda: applet_pid() is None, 10), 'applet killed (SIGKILL)')
+    ok(wait_for(lambda: led_value() == '0', 10),
+       f'back to the kernel rule (Bluetooth on): LED off (brightness {led_value()})')
+    marker('applet-killed')
+    emit('# led-expect applet-killed 0')
+    sh(['rfkill', 'unblock', 'wlan'])
+
+
+def section(fn, *args):
+    """Runs one group of checks; an exception fails it, not the whole boot."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        ok(False, f'{fn.__name__}: {type(e).__name__}: {e}')
+        return None
+
+
+def boot1():
+    item, t = wait_tray(400)
+    diag(f'boot-to-tray: {t:.1f} s (kernel start to the applet registered in the tray)')
+    ok(item is not None, 'boot 1: the applet is in the tray')
+    with open(os.path.join(STATE, 'boot-to-tray'), 'w') as f:
+        f.write(f'{t:.1f}\n')
+
+    section(module_checks, True)
+    ok('/updates/dkms/' in sh(['modinfo', '-n', 'asus-wireless']).stdout and
+       os.path.isdir(LED), 'asus-wireless (DKMS build) bound to the ATK4002 device, LED present')
+    section(nm_checks)
+    section(session_checks)
+    pid = section(applet_checks)
+    if pid:
+        section(led_checks, pid)
+
+    # Airplane scenario 1, part 1: hwsim1 off before; airplane on; reboot.
+    sh(['rfkill', 'unblock', 'all'])
+    sh(['rfkill', 'block', rfkill_index(1)])
+    before = soft_states()
+    diag(f'before airplane mode (hwsim0 hwsim1 hci0 soft): {before}')
+    r = applet_cli('--airplane', 'on')
+    ok(r.returncode == 0 and soft_states() == '111',
+       f'rfkill-applet --airplane on blocks every radio ({soft_states()})')
+    with open(os.path.join(STATE, 'pre-airplane'), 'w') as f:
+        f.write(before)
+    time.sleep(2)   # systemd-rfkill saves the states on the CHANGE events
+
+
+def rfkill_index(n):
+    r = hwsim_radio(n)
+    for d, v in radios().items():
+        if v is r or v == r:
+            return d.rsplit('rfkill', 1)[1]
+    return '999'
+
+
+def boot2():
+    item, t = wait_tray(400)
+    diag(f'boot 2: applet in the tray at {t:.1f} s')
+    ok(item is not None, 'boot 2: the applet is back in the tray (autostart)')
+    before = read(os.path.join(STATE, 'pre-airplane'))
+    section(airplane_after_reboot, before)
+    section(airplane_recreated_radio, before)
+    section(airplane_key_twice, before)
+    section(airplane_unblock_all, before)
+    section(remove_dkms_package)
+
+
+def airplane_after_reboot(before):
+    sock = sh(['systemctl', 'is-enabled', 'systemd-rfkill.socket']).stdout.strip()
+    sdir = '/var/lib/systemd/rfkill'
+    saved = {f: read(os.path.join(sdir, f)) for f in sorted(os.listdir(sdir))} if os.path.isdir(sdir) else {}
+    diag(f'systemd-rfkill.socket: {sock}; its saved states: {saved}; radios: {radio_summary()}')
+    ok(soft_states() == '111', f'airplane mode survived the reboot: every radio blocked ({soft_states()})',
+       todo=AIRPLANE_TODO)
+    lst = applet_cli('--list', '--json')
+    try:
+        on = json.loads(lst.stdout).get('airplane-mode')
+    except ValueError:
+        on = None
+    ok(on is True, f'rfkill-applet --list --json: airplane mode on after the reboot ({on!r})',
+       todo=AIRPLANE_TODO)
+    applet_cli('--airplane', 'off')
+    ok(soft_states() == before, f'airplane off restores every radio as before the reboot '
+       f'({soft_states()}, want {before})', todo=AIRPLANE_TODO)
+
+
+def airplane_recreated_radio(before):
+    set_states(before)
+    applet_cli('--airplane', 'on')
+    sh(['modprobe', '-r', 'mac80211_hwsim'])
+    sh(['modprobe', 'mac80211_hwsim'])
+    wait_for(lambda: hwsim_radio(0) and hwsim_radio(1), 10)
+    names = [hwsim_radio(n)['name'] if hwsim_radio(n) else None for n in (0, 1)]
+    diag(f're-created radios: {names}; {radio_summary()}')
+    ok(wait_for(lambda: soft_states() == '111', 5),
+       f'radios re-created during airplane mode come up blocked ({soft_states()})', todo=AIRPLANE_TODO)
+    applet_cli('--airplane', 'off')
+    ok(soft_states() == before, f'airplane off restores the re-created radios by their device '
+       f'({soft_states()}, want {before})', todo=AIRPLANE_TODO)
+
+
+def airplane_key_twice(before):
+    set_states(before)
+    states = press_rfkill_key(2)
+    ok(states[0] == '111', f'KEY_RFKILL (uinput), first press: airplane on ({states[0]})',
+       todo=AIRPLANE_TODO)
+    ok(states[1] == before, f'second press: airplane off, radios as before ({states[1]}, want {before})',
+       todo=AIRPLANE_TODO)
+
+
+def airplane_unblock_all(before):
+    set_states(before)
+    applet_cli('--airplane', 'on')
+    sh(['rfkill', 'unblock', 'all'])
+    ok(wait_for(lambda: soft_states() == before, 5),
+       f'`rfkill unblock all` during airplane mode: the radios that were off are off again '
+       f'({soft_states()}, want {before})', todo=AIRPLANE_TODO)
+
+
+def remove_dkms_package():
+    sh(['rfkill', 'unblock', 'all'])
+    r = sh(['apt-get', 'remove', '-y', 'rfkill-airplane-dkms'], timeout=900)
+    diag('\n'.join(l for l in r.stdout.splitlines() if 'Reading database' not in l))
+    ok(r.returncode == 0, 'apt-get remove -y rfkill-airplane-dkms')
+    st = sh(['dkms', 'status', '-m', 'rfkill-airplane']).stdout.strip()
+    ok(st == '' and not glob.glob('/lib/modules/*/updates/dkms/rfkill.ko*'),
+       f'dkms status is empty and no rfkill.ko is left in updates/dkms ({st!r})')
+
+
+def set_states(want):
+    for n, s in ((0, want[0]), (1, want[1])):
+        sh(['rfkill', 'block' if s == '1' else 'unblock', rfkill_index(n)])
+    for d, r in radios().items():
+        if r['type'] == 'bluetooth':
+            sh(['rfkill', 'block' if want[2] == '1' else 'unblock', d.rsplit('rfkill', 1)[1]])
+
+
+def boot3():
+    wait_for(lambda: len(radios()) >= 3, 120)
+    section(module_checks, False)
+    # the same NetworkManager checks on the in-tree module: the reference
+    section(nm_checks)
+
+    def wlan0_state():
+        out = sh(['nmcli', '-t', '-f', 'DEVICE,TYPE,STATE', 'device']).stdout
+        return dict(l.split(':')[0::2] for l in out.splitlines() if l.count(':') == 2)
+    st = wait_for(lambda: wlan0_state().get('wlan0') == 'disconnected' and wlan0_state(), 60)
+    ok(bool(st), f'NetworkManager: wlan0 is available (disconnected) ({wlan0_state()})')
+    # wpa_supplicant scans too: EBUSY means "try again", not broken
+    r = wait_for(lambda: (lambda r: r if r.returncode == 0 else None)(
+        sh(['iw', 'dev', 'wlan0', 'scan'], quiet=True)), 30, 1)
+    ok(r is not None, 'iw dev wlan0 scan works on the in-tree rfkill')
+
+
+def main():
+    boot = int(read(os.path.join(STATE, 'boot'), '0')) + 1
+    with open(os.path.join(STATE, 'boot'), 'w') as f:
+        f.write(str(boot))
+    diag(f'boot {boot}: kernel {os.uname().release}, up {uptime():.1f} s')
+    last = True
+    try:
+        if boot == 1:
+            boot1()
+            last = False
+        elif boot == 2:
+            boot2()
+            last = False
+        else:
+            boot3()
+    except Exception as e:  # a broken step fails the run, never hangs it
+        ok(False, f'boot {boot}: {type(e).__name__}: {e}')
+        last = True
+    if last:
+        emit(f'1..{count()}')
+        emit('# @@SYSTEM-TEST-END')
+        tap_out.close()
+        subprocess.run(['systemctl', 'poweroff'])
+    else:
+        diag(f'boot {boot} done, rebooting')
+        tap_out.close()
+        subprocess.run(['systemctl', 'reboot'])
+
+
+if __name__ == '__main__':
+    main()

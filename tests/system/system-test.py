@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""System test: the installed product on a real Debian bookworm in qemu.
+
+  system-test.py --source-dir SRC --work-dir DIR --panel-xml FILE
+                 --asl ATK4002.ASL [--timeout S] [--keep]
+
+1. builds the Debian packages (build-debs.sh; reuses them when the sources
+   did not change), lintian-clean or the run fails;
+2. builds the image (build-image.sh): a cached mmdebstrap base keyed by
+   image-packages.txt, our .debs installed with apt inside it (DKMS builds
+   the modules), ext4 by mke2fs -d;
+3. boots it in qemu (TCG, never KVM) with the image's own kernel and
+   initramfs, systemd as init, the fake ATK4002 SSDT and isa-debugcon on
+   0x440 for the LED; the guest runs guest/guest-test.py over three boots;
+4. passes the guest's TAP (ttyS1) through, checks the LED bytes on the
+   debugcon log at the guest's markers, copies the menu screenshot out of
+   the image (debugfs, no mount) to DIR/menu.png and checks it is not
+   blank; prints the plan last.
+
+Root is needed (mmdebstrap, chroot, reading the image).  Exit 77 (skip)
+without root or tools; CI runs as root with them installed.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = ['mmdebstrap', 'mke2fs', 'debugfs', 'qemu-system-x86_64', 'iasl',
+         'dpkg-buildpackage', 'lintian', 'dh_dkms', 'unshare', 'convert']
+
+
+def log(*a):
+    print('#', *a, flush=True)
+
+
+def run(cmd, **kw):
+    log('$', ' '.join(cmd))
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, **kw)
+    for line in r.stdout.rstrip().splitlines()[-60:]:
+        log('  ' + line)
+    if r.returncode != 0:
+        raise RuntimeError(f'{cmd[0]} exited {r.returncode}')
+    return r.stdout
+
+
+def led_checks(led_log):
+    """(name, wanted, seen) for each '# led-expect' marker in the debugcon log."""
+    data = open(led_log, 'rb').read().decode('latin-1') if os.path.exists(led_log) else ''
+    seen = {}
+    value = None
+    for tok in re.finditer(r'\[([^\]]+)\]|([01])', data):
+        if tok.group(2):
+            value = tok.group(2)
+        else:
+            seen[tok.group(1)] = value
+    return data, seen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--source-dir', required=True)
+    ap.add_argument('--work-dir', required=True)
+    ap.add_argument('--panel-xml', required=True)
+    ap.add_argument('--asl', required=True)
+    ap.add_argument('--timeout', type=int, default=1500)
+    ap.add_argument('--memory', default='2048')
+    a = ap.parse_args()
+
+    if os.geteuid() != 0:
+        print('1..0 # SKIP needs root (mmdebstrap, chroot, /boot of the image)')
+        sys.exit(77)
+    missing = [t for t in TOOLS if not shutil.which(t)]
+    if missing:
+        print(f'1..0 # SKIP missing tools: {" ".join(missing)}')
+        sys.exit(77)
+
+    work = os.path.abspath(a.work_dir)
+    os.makedirs(work, exist_ok=True)
+    t0 = time.monotonic()
+    failed = 0
+    n = 0
+
+    def ok(cond, what):
+        nonlocal n, failed
+        n += 1
+        print(f"{'ok' if cond else 'not ok'} {n} - {what}", flush=True)
+        failed += not cond
+        return cond
+
+    # 1. packages
+    pkg = os.path.join(work, 'pkg')
+    try:
+        run(['bash', os.path.join(HERE, 'build-debs.sh'), a.source_dir, pkg])
+        built = True
+    except RuntimeError as e:
+        log(e)
+        built = False
+    ok(built, 'the Debian packages build and lintian reports no error or warning')
+    if not built:
+        print(f'1..{n}')
+        sys.exit(1)
+    debs = [os.path.join(pkg, 'debs', f) for f in sorted(os.listdir(os.path.join(pkg, 'debs')))
+            if f.endswith('.deb') and '-dbgsym_' not in f]
+    t_pkg = time.monotonic()
+
+    # 2. image
+    img_dir = os.path.join(work, 'image')
+    try:
+        base = run(['bash', os.path.join(HERE, 'build-image.sh'), 'base',
+                    os.path.join(HERE, 'image-packages.txt'),
+                    os.path.join(work, 'cache')]).strip().splitlines()[-1]
+        t_base = time.monotonic()
+        run(['bash', os.path.join(HERE, 'build-image.sh'), 'image', base,
+             os.path.join(HERE, 'guest'), a.panel_xml, img_dir] + debs)
+        imaged = True
+    except RuntimeError as e:
+        log(e)
+        imaged = False
+        t_base = time.monotonic()
+    ok(imaged, 'image built; our packages installed with apt inside it (DKMS built the modules)')
+    if not imaged:
+        print(f'1..{n}')
+        sys.exit(1)
+    # the modules DKMS built inside the image, before anything boots
+    kver = open(os.path.join(img_dir, 'kver')).read().strip()
+    upd = os.path.join(img_dir, 'root', 'lib', 'modules', kver, 'updates', 'dkms')
+    have = sorted(os.listdir(upd)) if os.path.isdir(upd) else []
+    ok(any(f.startswith('rfkill.ko') for f in have),
+       f'DKMS installed our modules for {kver} in the image ({" ".join(have)})')
+    # (image/root stays: removing 60k files costs a minute; the next image
+    # build replaces it)
+    t_img = time.monotonic()
+
+    # 3. boot
+    asl = os.path.abspath(a.asl)
+    run(['iasl', '-vs', '-p', os.path.join(work, 'atk4002'), asl],
+        cwd=os.path.dirname(asl))
+    console = os.path.join(work, 'console.log')
+    tap = os.path.join(work, 'tap.log')
+    led = os.path.join(work, 'led.log')
+    for f in (console, tap, led):
+        if os.path.exists(f):
+            os.unlink(f)
+    qemu = ['qemu-system-x86_64', '-accel', 'tcg', '-cpu', 'max', '-smp', '2',
+            '-m', a.memory, '-nodefaults', '-vga', 'none', '-display', 'none',
+            '-monitor', 'none',
+            '-kernel', os.path.join(img_dir, 'vmlinuz'),
+            '-initrd', os.path.join(img_dir, 'initrd.img'),
+            '-append', 'root=/dev/vda rw console=ttyS0 panic=-1 cryptomgr.notests '
+                       'quiet systemd.show_status=auto',
+            '-drive', f'file={os.path.join(img_dir, "rootfs.ext4")},if=virtio,format=raw',
+            '-serial', f'file:{console}', '-serial', f'file:{tap}',
+            '-acpitable', f'file={os.path.join(work, "atk4002.aml")}',
+            '-chardev', f'file,id=dbg,path={led}',
+            '-device', 'isa-debugcon,iobase=0x440,chardev=dbg',
+            '-nic', 'none']
+    log('$', ' '.join(qemu))
+    tb = time.monotonic()
+    try:
+        subprocess.run(qemu, stdin=subprocess.DEVNULL, timeout=a.timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    t_vm = time.monotonic()
+    log(f'qemu ran {t_vm - tb:.0f} s (three boots)')
+
+    # 4. results
+    lines = open(tap, errors='replace').read().replace('\r', '').splitlines() \
+        if os.path.exists(tap) else []
+    plan = None
+    guest_n = 0
+    for line in lines:
+        m = re.match(r'(not ok|ok) (\d+)(.*)', line)
+        if m:
+            guest_n += 1
+            n += 1
+            print(f'{m.group(1)} {n}{m.group(3)}', flush=True)
+            if m.group(1) == 'not ok' and '# TODO' not in line:
+                failed += 1
+        elif re.match(r'1\.\.(\d+)$', line):
+            plan = int(line[3:])
+        else:
+            print(line if line.startswith('#') else '# ' + line, flush=True)
+    ended = any('@@SYSTEM-TEST-END' in l for l in lines)
+    ok(not timed_out and ended and plan == guest_n,
+       f'the guest ran all three boots to its end (plan {plan}, {guest_n} results'
+       f'{", timed out" if timed_out else ""})')
+    if not ended and os.path.exists(console):
+        for l in open(console, errors='replace').read().splitlines()[-40:]:
+            log('console: ' + l)
+
+    data, seen = led_checks(led)
+    log(f'debugcon log: {data!r}')
+    for line in lines:
+        m = re.match(r'# led-expect (\S+) ([01])', line)
+        if m:
+            ok(seen.get(m.group(1)) == m.group(2),
+               f'host debugcon: LED was {m.group(2)} at [{m.group(1)}] (seen {seen.get(m.group(1))})')
+
+    png = os.path.join(work, 'menu.png')
+    xwd_out = os.path.join(work, 'menu.xwd')
+    for f in (png, xwd_out):
+        if os.path.exists(f):
+            os.unlink(f)
+    subprocess.run(['debugfs', '-R', f'dump /var/lib/rfk-system/menu.xwd {xwd_out}',
+                    os.path.join(img_dir, 'rootfs.ext4')], capture_output=True)
+    shot_ok = False
+    if os.path.exists(xwd_out) and os.path.getsize(xwd_out) > 0:
+        subprocess.run(['convert', f'xwd:{xwd_out}', png], capture_output=True)
+        if os.path.exists(png):
+            sd = subprocess.run(['convert', png, '-crop', '400x300+0+40', '+repage',
+                                 '-format', '%[fx:standard_deviation]', 'info:'],
+                                capture_output=True, text=True).stdout.strip()
+            log(f'menu area standard deviation: {sd}')
+            shot_ok = float(sd or 0) > 0.05
+    ok(shot_ok, f'screenshot taken in the VM copied out to {png}, the menu is drawn')
+
+    log(f'times: packages {t_pkg - t0:.0f} s, base image {t_base - t_pkg:.0f} s, '
+        f'image {t_img - t_base:.0f} s, qemu {t_vm - tb:.0f} s, total {time.monotonic() - t0:.0f} s')
+    print(f'1..{n}')
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
