@@ -363,6 +363,31 @@ entered_elsewhere (RfkManager *self)
     save_store (self, plan->save);
 }
 
+/* How long the rest of an "everything on" may take to arrive before a
+ * partial one counts as radios switched by hand. */
+#define ENDED_SETTLE_MS 500
+
+static gboolean
+ended_settled (gpointer data)
+{
+  RfkManager *self = data;
+
+  self->ended_settle_source = 0;
+  if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
+      && !self->airplane_mode)
+    {
+      ended_elsewhere (self);
+      rfk_manager_update_airplane_mode (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+void
+rfk_manager_airplane_cancel_settle (RfkManager *self)
+{
+  g_clear_handle_id (&self->ended_settle_source, g_source_remove);
+}
+
 void
 rfk_manager_airplane_batch_end (RfkManager *self)
 {
@@ -371,11 +396,27 @@ rfk_manager_airplane_batch_end (RfkManager *self)
   self->ended_in_batch = self->entered_in_batch = FALSE;
   if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
     {
-      if (ended && !self->airplane_mode)
-        ended_elsewhere (self);
+      gboolean settling = self->ended_settle_source != 0;
+
+      if ((ended || settling) && !self->airplane_mode)
+        {
+          if (every_counted_radio_on (self))
+            {
+              rfk_manager_airplane_cancel_settle (self);
+              ended_elsewhere (self);
+            }
+          else if (!settling)
+            self->ended_settle_source =
+              g_timeout_add (ENDED_SETTLE_MS, ended_settled, self);
+        }
       else if (entered && self->airplane_mode
                && g_hash_table_size (self->batch_before) > 0)
-        entered_elsewhere (self);
+        {
+          rfk_manager_airplane_cancel_settle (self);
+          entered_elsewhere (self);
+        }
+      else if (settling && self->airplane_mode)
+        rfk_manager_airplane_cancel_settle (self);
     }
   g_hash_table_remove_all (self->batch_before);
   /* Radios we now keep off count as blocked already. */

@@ -75,6 +75,12 @@ struct _RfkManager
   GHashTable *batch_before;   /* idx -> GINT (soft before the batch + 1) */
   gboolean ended_in_batch;    /* airplane mode ended, not by us */
   gboolean entered_in_batch;  /* airplane mode began, not by us */
+  /* Airplane mode ended elsewhere but not every counted radio is on yet:
+   * the rest of `rfkill unblock all` or of the key's switch may come in
+   * later reads (the kernel wakes us after the first CHANGE).  Decided
+   * when every counted radio is on, or when this one-shot timeout says
+   * the user switched radios by hand. */
+  guint ended_settle_source;
   GHashTable *newcomers;      /* idx set: plugged in during airplane mode */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
 
@@ -162,6 +168,7 @@ void rfk_manager_airplane_radio_changed (RfkManager *self,
                                          RfkDevice *device,
                                          gboolean soft_before);
 void rfk_manager_airplane_batch_end (RfkManager *self);
+void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_types_changed (RfkManager *self);
 
 G_END_DECLS

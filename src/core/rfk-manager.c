@@ -333,6 +333,7 @@ static void
 rfk_manager_dispose (GObject *object)
 {
   rfk_manager_connection_dispose (RFK_MANAGER (object));
+  rfk_manager_airplane_cancel_settle (RFK_MANAGER (object));
   G_OBJECT_CLASS (rfk_manager_parent_class)->dispose (object);
 }
 

@@ -269,6 +269,55 @@ test_other_program_ends_airplane_mode (Fixture *f, gconstpointer data)
                          "airplane ended elsewhere"));
 }
 
+/* Deliver 4, as a real kernel or a relay delivers it: the key's switch
+ * or `rfkill unblock all` wakes us after the first CHANGE, so the rest
+ * comes in later reads.  That is still airplane mode ended elsewhere. */
+static void
+test_other_program_ends_airplane_mode_over_several_reads (Fixture *f,
+                                                          gconstpointer data)
+{
+  g_autofree char *log = NULL;
+
+  setup_laptop (f);
+  airplane (f, TRUE);
+  g_ptr_array_set_size (f->log, 0);
+
+  for (guint32 i = 0; i < 3; i++)
+    {
+      fake_rfkill_set_soft (f->fake, i, FALSE);
+      test_settle (50);
+    }
+  test_settle (100);
+
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (store_is_active ());
+  log = test_take_log (f);
+  g_assert_nonnull (strstr (log, "airplane ended elsewhere"));
+}
+
+/* Deliver 4: a user who unblocks a single radio by hand is left alone,
+ * and the list, no longer true, is dropped. */
+static void
+test_one_radio_unblocked_by_hand_is_left_alone (Fixture *f,
+                                                gconstpointer data)
+{
+  g_autofree char *log = NULL;
+
+  setup_laptop (f);
+  airplane (f, TRUE);
+  g_ptr_array_set_size (f->log, 0);
+
+  fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), FALSE);
+  test_settle (1000);
+
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=on");
+  g_assert_false (store_is_active ());
+  log = test_take_log (f);
+  g_assert_null (strstr (log, "airplane ended elsewhere"));
+}
+
 /* Deliver 4: at start, a remembered airplane mode no longer in force is
  * dropped, and nothing is blocked again. */
 static void
@@ -463,6 +512,10 @@ main (int argc, char **argv)
        test_airplane_key_leaves_our_airplane_mode);
   ADD ("other-program-ends-airplane-mode",
        test_other_program_ends_airplane_mode);
+  ADD ("other-program-ends-airplane-mode-over-several-reads",
+       test_other_program_ends_airplane_mode_over_several_reads);
+  ADD ("one-radio-unblocked-by-hand-is-left-alone",
+       test_one_radio_unblocked_by_hand_is_left_alone);
   ADD ("start-drops-airplane-mode-no-longer-in-force",
        test_start_drops_airplane_mode_no_longer_in_force);
   ADD ("systemd-rfkill-restore-keeps-the-list",
