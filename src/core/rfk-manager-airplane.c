@@ -297,16 +297,30 @@ rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device)
     keep_newcomer_off (self, device);
 }
 
+/* How far apart the CHANGEs of one sweep (`rfkill block all`, the key,
+ * gsd's CHANGE_ALL) may arrive.  The kernel switches every radio in one
+ * go, but wakes us after the first; the radios it switched first must
+ * not be remembered as "off before airplane mode". */
+#define SWEEP_MS 500
+
 void
 rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
-                                    gboolean soft_before)
+                                    gboolean soft_before, gboolean ours)
 {
   gpointer key = GUINT_TO_POINTER (device->idx);
 
-  if (soft_before != device->soft
-      && !g_hash_table_contains (self->batch_before, key))
-    g_hash_table_insert (self->batch_before, key,
-                         GINT_TO_POINTER (soft_before + 1));
+  /* What we wrote ourselves is no one else's sweep. */
+  if (soft_before != device->soft && !ours)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (now - self->sweep_last_change > SWEEP_MS * G_TIME_SPAN_MILLISECOND)
+        g_hash_table_remove_all (self->batch_before);  /* a new sweep */
+      self->sweep_last_change = now;
+      if (!g_hash_table_contains (self->batch_before, key))
+        g_hash_table_insert (self->batch_before, key,
+                             GINT_TO_POINTER (soft_before + 1));
+    }
   if (soft_before && !device->soft
       && g_hash_table_remove (self->newcomers, key)
       && ours_to_watch (self, device) && holds_for_others (self, device))
@@ -418,7 +432,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
       else if (settling && self->airplane_mode)
         rfk_manager_airplane_cancel_settle (self);
     }
-  g_hash_table_remove_all (self->batch_before);
+  /* batch_before lives on for the rest of the sweep. */
   /* Radios we now keep off count as blocked already. */
   rfk_manager_update_airplane_mode (self);
 }

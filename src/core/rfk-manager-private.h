@@ -72,7 +72,11 @@ struct _RfkManager
    * the fd): decisions about other programs wait for its end, because
    * `rfkill unblock all` arrives as one CHANGE per radio. */
   gboolean in_batch;
-  GHashTable *batch_before;   /* idx -> GINT (soft before the batch + 1) */
+  /* The soft states from before the current sweep: changes that follow
+   * one another within SWEEP_MS (rfk-manager-airplane.c), however many reads they take (the
+   * key's switch wakes us after its first CHANGE). */
+  GHashTable *batch_before;   /* idx -> GINT (soft before the sweep + 1) */
+  gint64 sweep_last_change;   /* monotonic µs of the sweep's last change */
   gboolean ended_in_batch;    /* airplane mode ended, not by us */
   gboolean entered_in_batch;  /* airplane mode began, not by us */
   /* Airplane mode ended elsewhere but not every counted radio is on yet:
@@ -166,7 +170,8 @@ void rfk_manager_airplane_on_ready (RfkManager *self);
 void rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device);
 void rfk_manager_airplane_radio_changed (RfkManager *self,
                                          RfkDevice *device,
-                                         gboolean soft_before);
+                                         gboolean soft_before,
+                                         gboolean ours);
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_types_changed (RfkManager *self);

@@ -184,6 +184,7 @@ handle_change (RfkManager *self, const RfkEvent *event)
   RfkDevice *device = g_hash_table_lookup (self->devices,
                                            GUINT_TO_POINTER (event->idx));
   RfkDevice before;
+  gboolean ours;
 
   if (device == NULL)
     return;  /* raced with DEL, or never announced: nothing to update */
@@ -200,6 +201,10 @@ handle_change (RfkManager *self, const RfkEvent *event)
                    device->hard);
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
+  ours = device != NULL
+         && GPOINTER_TO_INT (g_hash_table_lookup (
+              self->inflight, GUINT_TO_POINTER (event->idx))) - 1
+            == device->soft;
   if (device != NULL)
     {
       rfk_request_check_confirmed (self, event->idx, device);
@@ -207,7 +212,7 @@ handle_change (RfkManager *self, const RfkEvent *event)
                                     GUINT_TO_POINTER (event->idx));
     }
   if (device != NULL)
-    rfk_manager_airplane_radio_changed (self, device, before.soft);
+    rfk_manager_airplane_radio_changed (self, device, before.soft, ours);
   rfk_manager_update_airplane_mode (self);
 }
 
