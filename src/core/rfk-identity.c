@@ -84,6 +84,15 @@ rfk_identity_read_device_path (guint32 idx)
           g_free (parent);
           parent = up;
         }
+      /* No bus behind it: a virtual device (mac80211_hwsim's hwsimN,
+       * vhci's hciN) is named by its driver, which counts from 0 again
+       * each time it loads; that name is the best identity there is. */
+      if (g_str_has_suffix (parent, "/devices/virtual"))
+        {
+          if (g_str_equal (subsystem, "rfkill"))
+            return NULL;  /* rfkillN alone: numbered as they come */
+          break;
+        }
       g_free (device);
       device = g_steal_pointer (&parent);
     }
@@ -92,8 +101,7 @@ rfk_identity_read_device_path (guint32 idx)
   if (under == NULL)
     return NULL;
   under += strlen ("/devices/");
-  /* No bus behind it: names under virtual/ are handed out in order. */
-  if (*under == '\0' || g_str_has_prefix (under, "virtual/"))
+  if (*under == '\0')
     return NULL;
   return g_strdup (under);
 }

@@ -19,8 +19,10 @@ char *rfk_identity_read_name (guint32 idx);
  * directory ("pci0000:00/0000:00:14.3"), like udev's ID_PATH which
  * systemd-rfkill keys its saved states by.  Class devices that the kernel
  * numbers as they come (phy3, hci1, rfkill7) are skipped, so a card
- * re-plugged in the same slot gets the same identity.  NULL for virtual
- * devices and when sysfs has no link: callers fall back to the name.
+ * re-plugged in the same slot gets the same identity.  A virtual device
+ * has no bus: its identity is the device its driver named
+ * ("virtual/mac80211_hwsim/hwsim1").  NULL when sysfs has no link:
+ * callers fall back to the name.
  */
 char *rfk_identity_read_device_path (guint32 idx);
 

@@ -104,7 +104,11 @@ sysfs_make_device (FakeRfkill *fake, const FakeRadio *radio,
 
   if (g_mkdir_with_parents (dir, 0755) < 0)
     g_warning ("fake-rfkill: cannot create %s: %s", dir, g_strerror (errno));
-  sysfs_link_subsystem (fake, bus_dir, "bus", radio->bus);
+  /* A virtual device has no bus: it belongs to a class of its own
+   * (devices/virtual/mac80211_hwsim/hwsim0 -> class/mac80211_hwsim). */
+  sysfs_link_subsystem (fake, bus_dir,
+                        g_str_has_prefix (radio->bus_path, "virtual/")
+                          ? "class" : "bus", radio->bus);
   sysfs_link_subsystem (fake, dir, "class", "rfkill");
   if (radio->type == RFK_TYPE_WLAN || radio->type == RFK_TYPE_BLUETOOTH)
     sysfs_link_subsystem (fake, parent, "class",

@@ -20,7 +20,9 @@
  * gets the kernel's layout: rfkillN is a link into devices/, where the
  * rfkill device sits in its parent class device (ieee80211/phyN,
  * bluetooth/hciN) or in an "rfkill" directory, under the bus device, and
- * every device has a "subsystem" link to class/X or bus/X.
+ * every device has a "subsystem" link to class/X or bus/X.  A bus_path
+ * under "virtual/" is a driver's class device (mac80211_hwsim's
+ * virtual/mac80211_hwsim/hwsimN, as a real kernel lays it out).
  * The airplane key is rfkill-input's KEY_RFKILL: it toggles every radio
  * from the global state of RFKILL_TYPE_ALL.  Runs on the thread-default
  * main context; nothing blocks.
