@@ -137,6 +137,36 @@ test_renumbered_radios_are_recognised (Fixture *f, gconstpointer data)
   g_assert_cmpstr (soft_states (f), ==, "phy3=on hci1=on phy4=off");
 }
 
+/* Deliver 1, with virtual radios: mac80211_hwsim reloaded during
+ * airplane mode.  Its cards are devices/virtual/mac80211_hwsim/hwsimN,
+ * numbered from 0 again on each load, under new phy numbers. */
+static void
+test_reloaded_virtual_radios_are_recognised (Fixture *f, gconstpointer data)
+{
+  guint32 phy0, phy1;
+
+  phy0 = fake_rfkill_add_device (f->fake, WLAN, "phy0", "mac80211_hwsim",
+                                 "virtual/mac80211_hwsim/hwsim0");
+  phy1 = fake_rfkill_add_device (f->fake, WLAN, "phy1", "mac80211_hwsim",
+                                 "virtual/mac80211_hwsim/hwsim1");
+  fake_rfkill_set_soft (f->fake, phy1, TRUE);
+  fixture_listen (f);
+  restart_manager (f);
+  airplane (f, TRUE);
+
+  fake_rfkill_del (f->fake, phy0);
+  fake_rfkill_del (f->fake, phy1);
+  fake_rfkill_add_device (f->fake, WLAN, "phy2", "mac80211_hwsim",
+                          "virtual/mac80211_hwsim/hwsim0");
+  fake_rfkill_add_device (f->fake, WLAN, "phy3", "mac80211_hwsim",
+                          "virtual/mac80211_hwsim/hwsim1");
+  test_settle (50);
+  g_assert_cmpstr (soft_states (f), ==, "phy2=off phy3=off");
+
+  airplane (f, FALSE);
+  g_assert_cmpstr (soft_states (f), ==, "phy2=on phy3=off");
+}
+
 /* Deliver 1: two cards swap phy numbers across a reboot. */
 static void
 test_cards_that_swap_names_are_recognised (Fixture *f, gconstpointer data)
@@ -222,6 +252,49 @@ test_airplane_key_enters_then_leaves (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (log, "airplane ended elsewhere"));
   g_assert_null (strstr (strstr (log, "airplane ended elsewhere") + 1,
                          "airplane ended elsewhere"));
+}
+
+/* Deliver 3, as a real kernel delivers it: `rfkill block all` or the
+ * key wakes us after its first CHANGE, and the rest of the switch comes
+ * in later reads.  Bluetooth, switched first (it is first in the
+ * kernel's list once the Wi-Fi cards were re-plugged), was on before
+ * airplane mode and must come back on. */
+static void
+test_airplane_mode_entered_over_several_reads (Fixture *f, gconstpointer data)
+{
+  setup_laptop (f);
+  fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), TRUE);
+  test_settle (50);
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), TRUE);
+  test_settle (50);
+  g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_true (store_is_active ());
+
+  fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), FALSE);
+  fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), FALSE);
+  fake_rfkill_set_soft (f->fake, idx_of (f, "phy1"), FALSE);
+  test_settle (100);
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+}
+
+/* A radio switched off by hand long before airplane mode stays off
+ * after it: only the sweep's own CHANGEs count as "on before". */
+static void
+test_radio_off_before_the_sweep_stays_off (Fixture *f, gconstpointer data)
+{
+  setup_laptop (f);
+  fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), TRUE);
+  test_settle (700);  /* longer than a sweep: a separate decision */
+  fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), TRUE);
+  test_settle (50);
+  g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+
+  for (guint32 i = 0; i < 3; i++)
+    fake_rfkill_set_soft (f->fake, i, FALSE);
+  test_settle (100);
+  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=off");
 }
 
 /* Deliver 3: in our own airplane mode, with every radio on before, the
@@ -502,12 +575,18 @@ main (int argc, char **argv)
   ADD ("stale-memory-is-not-restored", test_stale_memory_is_not_restored);
   ADD ("renumbered-radios-are-recognised",
        test_renumbered_radios_are_recognised);
+  ADD ("reloaded-virtual-radios-are-recognised",
+       test_reloaded_virtual_radios_are_recognised);
   ADD ("cards-that-swap-names-are-recognised",
        test_cards_that_swap_names_are_recognised);
   ADD ("radio-appearing-without-us-comes-up-blocked",
        test_radio_appearing_without_us_comes_up_blocked);
   ADD ("airplane-key-enters-then-leaves",
        test_airplane_key_enters_then_leaves);
+  ADD ("airplane-mode-entered-over-several-reads",
+       test_airplane_mode_entered_over_several_reads);
+  ADD ("radio-off-before-the-sweep-stays-off",
+       test_radio_off_before_the_sweep_stays_off);
   ADD ("airplane-key-leaves-our-airplane-mode",
        test_airplane_key_leaves_our_airplane_mode);
   ADD ("other-program-ends-airplane-mode",
