@@ -23,25 +23,6 @@
 #define SLOT_WIFI2 "pci0000:00/0000:00:1c.0/0000:03:00.0"
 #define SLOT_BT "pci0000:00/0000:00:14.0/usb1/1-10/1-10:1.0"
 
-static const char *
-soft_states (Fixture *f)
-{
-  static char *last;
-
-  g_free (last);
-  last = test_fake_soft_states (f->fake);
-  return last;
-}
-
-static gboolean
-store_is_active (void)
-{
-  g_autoptr (RfkAirplaneStore) store = rfk_airplane_store_load (NULL);
-
-  g_assert_nonnull (store);
-  return store->active;
-}
-
 /* The applet quits (logout, crash); the fake kernel goes on. */
 static void
 stop_manager (Fixture *f)
@@ -68,7 +49,7 @@ setup_laptop (Fixture *f)
   fake_rfkill_set_soft (f->fake, 1, TRUE);
   fixture_listen (f);
   restart_manager (f);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 static void
@@ -109,12 +90,12 @@ test_stale_memory_is_not_restored (Fixture *f, gconstpointer data)
   restart_manager (f);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
   /* What happened meanwhile was the user's: nothing blocked again. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=on hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=on hci0=off");
 
   airplane (f, TRUE);
   airplane (f, FALSE);
   /* Today's states, not the ones from the first airplane mode. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=on hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=on hci0=off");
 }
 
 /* Deliver 1: cards re-plugged during airplane mode come back renumbered
@@ -130,11 +111,11 @@ test_renumbered_radios_are_recognised (Fixture *f, gconstpointer data)
   fake_rfkill_readd_as (f->fake, idx_of (f, "phy1"), "phy4");
   test_settle (50);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy3=off hci1=off phy4=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy3=off hci1=off phy4=off");
 
   airplane (f, FALSE);
   /* Known by their slots: the card that was off before stays off. */
-  g_assert_cmpstr (soft_states (f), ==, "phy3=on hci1=on phy4=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy3=on hci1=on phy4=off");
 }
 
 /* Deliver 1, with virtual radios: mac80211_hwsim reloaded during
@@ -161,10 +142,10 @@ test_reloaded_virtual_radios_are_recognised (Fixture *f, gconstpointer data)
   fake_rfkill_add_device (f->fake, WLAN, "phy3", "mac80211_hwsim",
                           "virtual/mac80211_hwsim/hwsim1");
   test_settle (50);
-  g_assert_cmpstr (soft_states (f), ==, "phy2=off phy3=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy2=off phy3=off");
 
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy2=on phy3=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy2=on phy3=off");
 }
 
 /* Deliver 1: two cards swap phy numbers across a reboot. */
@@ -187,13 +168,13 @@ test_cards_that_swap_names_are_recognised (Fixture *f, gconstpointer data)
     fake_rfkill_set_soft (f->fake,
                           ((FakeRadio *) fake_rfkill_get_radios (f->fake)
                              ->pdata[i])->idx, TRUE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
 
   restart_manager (f);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   airplane (f, FALSE);
   /* phy1 is now the card in SLOT_WIFI, which was on. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=on hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=on hci0=on");
 }
 
 /* Deliver 2: the kernel's global state says "blocked", so a radio that
@@ -212,13 +193,13 @@ test_radio_appearing_without_us_comes_up_blocked (Fixture *f,
 
   fake_rfkill_add_device (f->fake, RFK_TYPE_WWAN, "wwan0", "usb",
                           "pci0000:00/0000:00:14.0/usb1/1-6/1-6:1.0");
-  g_assert_cmpstr (soft_states (f), ==,
+  g_assert_cmpstr (fixture_soft_states (f), ==,
                    "phy0=off phy1=off hci0=off wwan0=off");
 
   restart_manager (f);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on wwan0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on wwan0=on");
   /* Leaving never flashed the card that was off before. */
   log = test_take_log (f);
   g_assert_null (strstr (log, "phy1 soft=0"));
@@ -240,14 +221,14 @@ test_airplane_key_enters_then_leaves (Fixture *f, gconstpointer data)
   fake_rfkill_press_airplane_key (f->fake);
   test_settle (50);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_true (store_is_active ());
+  g_assert_true (test_store_is_active ());
 
   fake_rfkill_press_airplane_key (f->fake);
   test_settle (100);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
   /* The card that was off before the first press is off again. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
-  g_assert_false (store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (test_store_is_active ());
   log = test_take_log (f);
   g_assert_nonnull (strstr (log, "airplane ended elsewhere"));
   g_assert_null (strstr (strstr (log, "airplane ended elsewhere") + 1,
@@ -269,14 +250,14 @@ test_airplane_mode_entered_over_several_reads (Fixture *f, gconstpointer data)
   fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), TRUE);
   test_settle (50);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_true (store_is_active ());
+  g_assert_true (test_store_is_active ());
 
   fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), FALSE);
   fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), FALSE);
   fake_rfkill_set_soft (f->fake, idx_of (f, "phy1"), FALSE);
   test_settle (100);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 /* A radio switched off by hand long before airplane mode stays off
@@ -294,7 +275,7 @@ test_radio_off_before_the_sweep_stays_off (Fixture *f, gconstpointer data)
   for (guint32 i = 0; i < 3; i++)
     fake_rfkill_set_soft (f->fake, i, FALSE);
   test_settle (100);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=off");
 }
 
 /* Deliver 3: in our own airplane mode, with every radio on before, the
@@ -311,7 +292,7 @@ test_airplane_key_leaves_our_airplane_mode (Fixture *f, gconstpointer data)
   fake_rfkill_press_airplane_key (f->fake);
   test_settle (100);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=on hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=on hci0=on");
 
   /* And the next press enters it again. */
   fake_rfkill_press_airplane_key (f->fake);
@@ -334,8 +315,8 @@ test_other_program_ends_airplane_mode (Fixture *f, gconstpointer data)
   test_settle (100);
 
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
-  g_assert_false (store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (test_store_is_active ());
   log = test_take_log (f);
   g_assert_nonnull (strstr (log, "airplane ended elsewhere"));
   g_assert_null (strstr (strstr (log, "airplane ended elsewhere") + 1,
@@ -363,8 +344,8 @@ test_other_program_ends_airplane_mode_over_several_reads (Fixture *f,
   test_settle (100);
 
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
-  g_assert_false (store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (test_store_is_active ());
   log = test_take_log (f);
   g_assert_nonnull (strstr (log, "airplane ended elsewhere"));
 }
@@ -385,8 +366,8 @@ test_one_radio_unblocked_by_hand_is_left_alone (Fixture *f,
   test_settle (1000);
 
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=on");
-  g_assert_false (store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=on");
+  g_assert_false (test_store_is_active ());
   log = test_take_log (f);
   g_assert_null (strstr (log, "airplane ended elsewhere"));
 }
@@ -405,12 +386,12 @@ test_start_drops_airplane_mode_no_longer_in_force (Fixture *f,
 
   restart_manager (f);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_false (store_is_active ());
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=off");
+  g_assert_false (test_store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=off");
 
   /* Not in airplane mode: "off" leaves every radio as the user set it. */
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=off");
 }
 
 /* Deliver 5: systemd-rfkill restores a hot-plugged radio's saved state
@@ -433,14 +414,14 @@ test_systemd_rfkill_restore_keeps_the_list (Fixture *f, gconstpointer data)
   test_settle (100);
 
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_true (store_is_active ());
-  g_assert_cmpstr (soft_states (f), ==,
+  g_assert_true (test_store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==,
                    "phy0=off phy1=off hci0=off hci1=off");
   log = test_take_log (f);
   g_assert_null (strstr (log, "airplane off"));
 
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on hci1=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on hci1=on");
 }
 
 /* Deliver 1: airplane-radio-types changed while airplane mode is on. */
@@ -450,22 +431,22 @@ test_types_changed_during_airplane_mode (Fixture *f, gconstpointer data)
   setup_laptop (f);
   rfk_manager_set_airplane_types (f->manager, 1u << WLAN);
   airplane (f, TRUE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=on");
 
   /* Now Bluetooth counts too: it goes off and is remembered. */
   rfk_manager_set_airplane_types (f->manager, RFK_AIRPLANE_TYPES_ALL);
   test_settle (100);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
 
   /* And back to Wi-Fi only: airplane mode still holds. */
   rfk_manager_set_airplane_types (f->manager, 1u << WLAN);
   test_settle (30);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_true (store_is_active ());
+  g_assert_true (test_store_is_active ());
 
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 typedef struct {
@@ -509,12 +490,12 @@ test_off_then_on_before_confirmation (Fixture *f, gconstpointer data)
   g_assert_no_error (race.error[1]);
   g_assert_true (race.ok[1]);
   test_settle (50);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   g_clear_error (&race.error[0]);
 
   airplane (f, FALSE);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 /* Deliver 6: a corrupt list is kept for inspection and reported; it never
@@ -553,7 +534,7 @@ test_corrupt_store_is_kept_and_reported (Fixture *f, gconstpointer data)
 
   g_assert_false (test_set_airplane (f->manager, FALSE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
 
   /* Also for the next process (the CLI, a restart). */
   stop_manager (f);
@@ -561,7 +542,7 @@ test_corrupt_store_is_kept_and_reported (Fixture *f, gconstpointer data)
   g_assert_nonnull (rfk_manager_get_airplane_error (f->manager));
   g_clear_error (&error);
   g_assert_false (test_set_airplane (f->manager, FALSE, &error));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
 }
 
 int

@@ -37,25 +37,6 @@ send_event (Fixture *f, guint32 idx, guint8 type, guint8 op, gboolean soft,
   fake_rfkill_send_raw (f->fake, buf, size);
 }
 
-static const char *
-soft_states (Fixture *f)
-{
-  static char *last;
-
-  g_free (last);
-  last = test_fake_soft_states (f->fake);
-  return last;
-}
-
-static gboolean
-store_is_active (void)
-{
-  g_autoptr (RfkAirplaneStore) store = rfk_airplane_store_load (NULL);
-
-  g_assert_nonnull (store);
-  return store->active;
-}
-
 /* Starts the manager on the radios added so far and drops what it
  * reported while starting: the log holds only what the test does. */
 static void
@@ -330,9 +311,9 @@ test_airplane_mode_restores_each_radio (Fixture *f, gconstpointer data)
   g_assert_true (test_set_airplane (f->manager, TRUE, &error));
   g_assert_no_error (error);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
   g_assert_true (g_file_test (f->state_file, G_FILE_TEST_EXISTS));
-  g_assert_true (store_is_active ());
+  g_assert_true (test_store_is_active ());
   /* One CHANGE_ALL per type: it also sets the kernel's global states. */
   g_assert_cmpuint (fake_rfkill_get_n_writes (f->fake), ==, 8);
 
@@ -340,8 +321,8 @@ test_airplane_mode_restores_each_radio (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
   /* The Wi-Fi card that was off before stays off. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
-  g_assert_false (store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_false (test_store_is_active ());
   /* phy0 by CHANGE (phy1 stays off, so the Wi-Fi global state stays
    * "blocked"), then one CHANGE_ALL for each other type: Bluetooth comes
    * on with it and the global states are back to "unblocked". */
@@ -384,7 +365,7 @@ test_radio_hot_plugged_during_airplane_mode_is_remembered (Fixture *f,
   test_settle (50);
 
   /* All kept off, and airplane mode never dropped in between. */
-  g_assert_cmpstr (soft_states (f), ==,
+  g_assert_cmpstr (fixture_soft_states (f), ==,
                    "phy0=off hci0=off phy1=off wwan0=off");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   log = test_take_log (f);
@@ -396,7 +377,7 @@ test_radio_hot_plugged_during_airplane_mode_is_remembered (Fixture *f,
   g_assert_no_error (error);
   /* Recognised by type and name: Bluetooth back on, the Wi-Fi card that
    * was off before stays off, the newcomer gets the state it came with. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on hci0=on phy1=off wwan0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=on phy1=off wwan0=on");
 }
 
 static void
@@ -419,7 +400,7 @@ test_hardware_switch_flipped_while_in_airplane_mode (Fixture *f,
 
   /* Still airplane mode: the radios stay soft-blocked. */
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
   log = test_take_log (f);
   g_assert_cmpstr (log, ==,
                    "changed 0 phy0 soft=1 hard=1\n"
@@ -437,7 +418,7 @@ test_hardware_switch_flipped_while_in_airplane_mode (Fixture *f,
 
   g_assert_true (test_set_airplane (f->manager, FALSE, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 static void
@@ -460,7 +441,7 @@ test_hardware_switch_alone_means_airplane_mode (Fixture *f,
   fake_rfkill_set_switch (f->fake, FALSE);
   test_settle (30);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 static void
@@ -483,13 +464,13 @@ test_other_program_unblocks_during_airplane_mode (Fixture *f,
   /* The rest of an "unblock all" may still come; the list goes once
    * the manager's wait for it (500 ms) is over. */
   test_settle (700);
-  g_assert_false (store_is_active ());
+  g_assert_false (test_store_is_active ());
 
   /* And a radio plugged in now is left alone. */
   fake_rfkill_add_full (f->fake, BT, "hci1", FALSE);
   test_settle (30);
   g_assert_cmpuint (fake_rfkill_get_n_writes (f->fake), ==, writes);
-  g_assert_cmpstr (soft_states (f), ==,
+  g_assert_cmpstr (fixture_soft_states (f), ==,
                    "phy0=on phy1=off hci0=off hci1=on");
 }
 
@@ -509,7 +490,7 @@ test_restart_during_airplane_mode (Fixture *f, gconstpointer data)
   g_assert_true (rfk_manager_get_airplane_mode (second));
   g_assert_true (test_set_airplane (second, FALSE, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 static void
@@ -525,11 +506,11 @@ test_only_configured_types_count (Fixture *f, gconstpointer data)
   g_assert_true (test_set_airplane (f->manager, TRUE, &error));
   g_assert_no_error (error);
   /* Bluetooth headphones keep playing in airplane mode. */
-  g_assert_cmpstr (soft_states (f), ==, "phy0=off phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=on");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
 
   g_assert_true (test_set_airplane (f->manager, FALSE, &error));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 }
 
 static void
@@ -561,7 +542,7 @@ test_unsaveable_state_blocks_nothing (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, dir));
   /* Reported where the user sees it, not only in the journal. */
   g_assert_nonnull (rfk_manager_get_airplane_error (f->manager));
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
   g_assert_cmpuint (fake_rfkill_get_n_writes (f->fake), ==, 0);
 }
 
@@ -580,11 +561,11 @@ test_never_rewrites_states_it_did_not_change (Fixture *f, gconstpointer d)
   g_assert_true (test_set_airplane (f->manager, FALSE, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (fake_rfkill_get_n_writes (f->fake), ==, 0);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
 
   g_assert_true (test_set_blocked (f->manager, 2, TRUE, &error));
   g_assert_cmpuint (fake_rfkill_get_n_writes (f->fake), ==, 1);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=off");
 }
 
 typedef struct {
@@ -635,7 +616,7 @@ test_newer_request_supersedes_pending_one (Fixture *f, gconstpointer data)
   g_assert_error (s.first_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&s.first_error);
   g_assert_true (s.second_ok);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
   g_assert_false (rfk_manager_lookup (f->manager, 0)->soft);
 }
 
@@ -679,9 +660,9 @@ test_airplane_toggled_twice_quickly (Fixture *f, gconstpointer data)
   g_clear_error (&s.first_error);
   g_assert_true (s.second_ok);
   test_settle (30);
-  g_assert_cmpstr (soft_states (f), ==, "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
-  g_assert_false (store_is_active ());
+  g_assert_false (test_store_is_active ());
 }
 
 static void

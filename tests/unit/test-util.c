@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 
+#include "rfk-airplane-store.h"
 #include "rfk-device.h"
 
 static void
@@ -58,6 +59,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_free (f->socket_path);
   g_free (f->sysfs_dir);
   g_free (f->state_file);
+  g_free (f->soft_states);
   g_ptr_array_unref (f->log);
 }
 
@@ -265,10 +267,10 @@ test_log_signals (Fixture *f, RfkManager *m)
   g_signal_connect (m, "state-changed", G_CALLBACK (on_state), f);
 }
 
-char *
-test_fake_soft_states (FakeRfkill *fake)
+const char *
+fixture_soft_states (Fixture *f)
 {
-  GPtrArray *radios = fake_rfkill_get_radios (fake);
+  GPtrArray *radios = fake_rfkill_get_radios (f->fake);
   g_autoptr (GString) s = g_string_new (NULL);
 
   for (guint i = 0; i < radios->len; i++)
@@ -278,7 +280,18 @@ test_fake_soft_states (FakeRfkill *fake)
       g_string_append_printf (s, "%s%s=%s", i ? " " : "", r->name,
                               r->soft ? "off" : "on");
     }
-  return g_string_free (g_steal_pointer (&s), FALSE);
+  g_free (f->soft_states);
+  f->soft_states = g_string_free (g_steal_pointer (&s), FALSE);
+  return f->soft_states;
+}
+
+gboolean
+test_store_is_active (void)
+{
+  g_autoptr (RfkAirplaneStore) store = rfk_airplane_store_load (NULL);
+
+  g_assert_nonnull (store);
+  return store->active;
 }
 
 FakeProcess *

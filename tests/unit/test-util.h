@@ -14,6 +14,7 @@ typedef struct {
   FakeRfkill *fake;
   RfkManager *manager;
   GPtrArray *log;     /* one line per manager signal, see log_*() */
+  char *soft_states;  /* the last fixture_soft_states() */
 } Fixture;
 
 /* Temp dirs and environment; no fake kernel listening yet. */
@@ -44,8 +45,11 @@ char *test_take_log (Fixture *f);
 /* Logs manager signals of m into f->log. */
 void test_log_signals (Fixture *f, RfkManager *m);
 
-/* "phy0=on hci0=off …" for the fake's radios (soft state only). */
-char *test_fake_soft_states (FakeRfkill *fake);
+/* "phy0=on hci0=off …" for the fake's radios (soft state only); valid
+ * until the next call. */
+const char *fixture_soft_states (Fixture *f);
+/* Whether the airplane store on disk holds an airplane mode. */
+gboolean test_store_is_active (void);
 
 /* The fake-rfkill program as a child process, driven through its
  * --control socket.  args: extra options, e.g. "--stock". */
