@@ -11,7 +11,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "rfk-airplane-store.h"
 #include "rfk-device.h"
 #include "test-util.h"
 

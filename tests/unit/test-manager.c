@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rfk-airplane-store.h"
 #include "rfk-device.h"
 #include "rfk-event.h"
 #include "rfk-manager-private.h"
