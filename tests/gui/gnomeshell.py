@@ -109,13 +109,15 @@ class Shell:
               f'gnome-shell exited with {self.proc.returncode}')
         return True
 
-    def wait_watcher(self, timeout=30):
-        """The extension's StatusNotifierWatcher, owned by the shell itself."""
-        def owned():
-            self.alive()
-            return name_owner_pid(self.bus, gt.WATCHER_NAME) == self.proc.pid
-        wait_for(owned, timeout, 'the AppIndicator extension to own '
-                 + gt.WATCHER_NAME)
+    def wait_ready(self, timeout=30):
+        """The shell's Screenshot service and the extension's
+        StatusNotifierWatcher, both owned by the shell process itself."""
+        for name, what in (('org.gnome.Shell.Screenshot', 'the shell'),
+                           (gt.WATCHER_NAME, 'the AppIndicator extension')):
+            def owned():
+                self.alive()
+                return name_owner_pid(self.bus, name) == self.proc.pid
+            wait_for(owned, timeout, f'{what} to own {name}')
 
     def registered_items(self):
         reply = self.bus.call_sync(

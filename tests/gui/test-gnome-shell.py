@@ -87,7 +87,7 @@ def test(logdir):
     shell = gnomeshell.Shell(logdir)
     fake = applet = None
     try:
-        shell.wait_watcher()
+        shell.wait_ready()
 
         def status_area():
             return shell.grab(RIGHT_X, 0, SCREEN_W - RIGHT_X, BAR_H)

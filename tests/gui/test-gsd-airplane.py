@@ -228,6 +228,7 @@ def test(logdir):
         wait_for(lambda: soft_states(fake) == all_on, 5, 'our airplane mode off')
         wait_for(lambda: gsd.get('AirplaneMode') is False, 5,
                  'gsd AirplaneMode false after ours went off')
+        wait_for(lambda: not our_airplane(item), 5, 'our menu showing airplane mode off')
         steady('2. ours off', fake, gsd, item, all_on, False)
 
         # 3. Our menu on: gsd agrees.
@@ -235,6 +236,7 @@ def test(logdir):
         wait_for(lambda: soft_states(fake) == all_off, 5, 'our airplane mode on')
         wait_for(lambda: gsd.get('AirplaneMode') is True, 5,
                  'gsd AirplaneMode true after ours went on')
+        wait_for(lambda: our_airplane(item), 5, 'our menu showing airplane mode on')
         steady('3. ours on', fake, gsd, item, all_off, True)
 
         # 4. gsd off: every radio on, we re-block nothing.
