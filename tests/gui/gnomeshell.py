@@ -26,11 +26,15 @@ gi.require_version('GdkPixbuf', '2.0')
 from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
 
 import guitest as gt  # noqa: E402
-from guitest import check, wait_for  # noqa: E402
+from guitest import check, log, wait_for  # noqa: E402
 
 EXTENSION_UUID = 'ubuntu-appindicators@ubuntu.com'
 EXTENSION_DIR = '/usr/share/gnome-shell/extensions/' + EXTENSION_UUID
 SCREENSHOT_NAME = 'org.gnome.Screenshot'
+# run-in-session.py's Xvfb screen and the shell's top bar there.
+SCREEN_W, SCREEN_H = 640, 480
+BAR_H = 32
+STATUS_X = SCREEN_W // 2
 
 
 def check_installed():
@@ -144,6 +148,59 @@ class Shell:
         check(ok and used == path, f'{method} failed: {ok} {used}')
         return GdkPixbuf.Pixbuf.new_from_file(path)
 
+    # ---- the desktop as a user sees it --------------------------------
+
+    def status_area(self):
+        """The right half of the top bar (the clock in the middle changes
+        every minute)."""
+        return self.grab(STATUS_X, 0, SCREEN_W - STATUS_X, BAR_H)
+
+    def below_bar(self):
+        return self.grab(0, BAR_H, SCREEN_W, SCREEN_H - BAR_H)
+
+    def leave_overview(self):
+        """The shell starts in the overview: once it has settled, leave it,
+        as a user would, for the plain desktop."""
+        overview = stable(self.below_bar, 'the overview at startup', 20, step=4)
+        xdotool('key', 'Escape')
+        stable(self.below_bar, 'the desktop after leaving the overview', 20,
+               differs_from=[overview], step=4)
+
+    def wait_new_icon(self, empty, what):
+        """The centre (x, y) of one icon that appeared in the status area
+        since `empty` was grabbed."""
+        def drawn():
+            box = diff_box(empty, self.status_area())
+            return box if box and box[2] - box[0] >= 8 and box[3] - box[1] >= 8 else None
+        wait_for(drawn, 10, what)
+        box = diff_box(empty, stable(self.status_area, what + ' settled'))
+        log(what, 'drawn at', box, '(status area coordinates)')
+        x0, y0, x1, y1 = box
+        check(x1 - x0 <= 48 and y1 - y0 <= BAR_H, f'more than one new icon? {box}')
+        return STATUS_X + (x0 + x1) // 2, (y0 + y1) // 2
+
+    def open_menu(self, x, y, what, save_as, min_w=120, min_h=150):
+        """Clicks at (x, y) in the top bar and waits for a menu of at least
+        min_w x min_h below it; saves the screen.  Returns the screen below
+        the bar before the click, the menu drawn, and its box there."""
+        before = self.below_bar()
+        xdotool('mousemove', x, y, 'click', '1')
+
+        def drawn():
+            b = diff_box(before, self.below_bar(), step=2)
+            return b if b and b[3] - b[1] > min_h and b[2] - b[0] > min_w else None
+        box = wait_for(drawn, 10, what)
+        menu = stable(self.below_bar, what + ' drawn completely', step=2)
+        self.grab(save_as=save_as)
+        log(what, 'at', box, '(below the bar) saved', save_as)
+        check(box[0] <= x <= box[2] + 4, f'{what} at {box} is not below x={x}')
+        return before, menu, box
+
+    def wait_closed(self, before, what='the menu closed'):
+        xdotool('mousemove', 20, SCREEN_H - 20)
+        wait_for(lambda: diff_box(before, self.below_bar(), step=2) is None, 5,
+                 what)
+
     def stop(self):
         # Mutter 43 segfaults on SIGTERM in --x11 mode; its exit status
         # says nothing about the test.
@@ -157,3 +214,49 @@ class Shell:
         self.log.close()
         self.system_bus.stop()
         shutil.rmtree(self.shots, ignore_errors=True)
+
+
+# ---- pixels and input --------------------------------------------------
+
+def diff_box(a, b, threshold=40, step=1):
+    """Bounding box (x0, y0, x1, y1) of the pixels that differ, or None."""
+    da, db = a.get_pixels(), b.get_pixels()
+    n, stride = a.get_n_channels(), a.get_rowstride()
+    box = None
+    for y in range(0, a.get_height(), step):
+        row = y * stride
+        for x in range(0, a.get_width(), step):
+            i = row + x * n
+            if (abs(da[i] - db[i]) + abs(da[i + 1] - db[i + 1])
+                    + abs(da[i + 2] - db[i + 2])) > threshold:
+                if box is None:
+                    box = [x, y, x, y]
+                else:
+                    box = [min(box[0], x), min(box[1], y),
+                           max(box[2], x), max(box[3], y)]
+    return box
+
+
+def stable(grab, what, timeout=10, differs_from=(), step=1):
+    """Grabs until two grabs in a row agree and differ from the given ones."""
+    last = grab()
+
+    def settled():
+        nonlocal last
+        now = grab()
+        done = (diff_box(now, last, step=step) is None
+                and all(diff_box(now, o, step=step) for o in differs_from))
+        last = now
+        return now if done else None
+    return wait_for(settled, timeout, what)
+
+
+def xdotool(*args):
+    subprocess.run(['xdotool'] + [str(a) for a in args], check=True)
+
+
+def save_scaled(pixbuf, path, factor=4):
+    """A small grab (an icon) enlarged, for a person to look at."""
+    pixbuf.scale_simple(pixbuf.get_width() * factor, pixbuf.get_height() * factor,
+                        GdkPixbuf.InterpType.NEAREST).savev(path, 'png', [], [])
+    log('saved', path)

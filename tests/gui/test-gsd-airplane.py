@@ -21,113 +21,20 @@ the fake from either side, no state flipping back):
      airplane mode is off.
 """
 import os
-import subprocess
+import sys
 import time
 
-from gi.repository import Gio, GLib
+from gi.repository import GLib
 
 import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
 import gnomeshell
+from gsdrfkill import Gsd, SessionManager, OP_CHANGE_ALL, TYPE_ALL
 
-import sys
+# With "module", the fake behaves like the rfkill-airplane module (op-5
+# indicator events to every reader); by default like a stock kernel.
 STOCK = 'module' not in sys.argv[1:]
-DIAG = 'diag' in sys.argv[1:]
-GSD = '/usr/libexec/gsd-rfkill'
-GSD_NAME = 'org.gnome.SettingsDaemon.Rfkill'
-GSD_PATH = '/org/gnome/SettingsDaemon/Rfkill'
-# linux/rfkill.h
-OP_CHANGE_ALL = 3
-TYPE_ALL = 0
-
-
-class Gsd:
-    """gsd-rfkill on the fake kernel, and what it wrote there."""
-
-    def __init__(self, bus, fake, logdir):
-        preload = os.environ.get('RFK_RFKILL_PRELOAD', '')
-        check(os.path.exists(GSD), 'missing test tools: apt-get install '
-              'gnome-settings-daemon')
-        check(os.path.exists(preload), f'RFK_RFKILL_PRELOAD={preload!r} is not built')
-        self.bus = bus
-        self.trace = os.path.join(logdir, 'gsd-rfkill.trace')
-        env = dict(os.environ, LD_PRELOAD=preload, RFK_RFKILL_SOCKET=fake.socket,
-                   RFK_RFKILL_LOG=self.trace, G_MESSAGES_DEBUG='all')
-        self.log = open(os.path.join(logdir, 'gsd-rfkill.log'), 'w')
-        self.proc = subprocess.Popen([GSD], env=env, stdout=self.log,
-                                     stderr=subprocess.STDOUT)
-
-    def get(self, prop):
-        check(self.proc.poll() is None, f'gsd-rfkill exited with {self.proc.returncode}')
-        reply = self.bus.call_sync(
-            GSD_NAME, GSD_PATH, 'org.freedesktop.DBus.Properties', 'Get',
-            GLib.Variant('(ss)', (GSD_NAME, prop)), GLib.VariantType('(v)'),
-            Gio.DBusCallFlags.NONE, 5000, None)
-        return reply.unpack()[0]
-
-    def set_airplane(self, on):
-        """What the Quick Settings toggle does."""
-        self.bus.call_sync(
-            GSD_NAME, GSD_PATH, 'org.freedesktop.DBus.Properties', 'Set',
-            GLib.Variant('(ssv)', (GSD_NAME, 'AirplaneMode', GLib.Variant('b', on))),
-            None, Gio.DBusCallFlags.NONE, 5000, None)
-
-    def trace_lines(self):
-        if not os.path.exists(self.trace):
-            return []
-        with open(self.trace) as f:
-            return f.read().splitlines()
-
-    def writes(self):
-        """[(type, op, soft)] gsd wrote to the device so far."""
-        out = []
-        for line in self.trace_lines():
-            if line.startswith('write '):
-                fields = dict(f.split('=') for f in line.split()[1:])
-                out.append((int(fields['type']), int(fields['op']), int(fields['soft'])))
-        return out
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-
-
-class SessionManager:
-    """gnome-session as gsd sees it: RegisterClient, SessionIsActive."""
-
-    def __init__(self, bus, logdir):
-        self.log = open(os.path.join(logdir, 'session-manager.log'), 'w')
-        self.proc = subprocess.Popen(
-            ['/usr/bin/python3', '-m', 'dbusmock', '--session',
-             'org.gnome.SessionManager', '/org/gnome/SessionManager',
-             'org.gnome.SessionManager'], stdout=self.log, stderr=subprocess.STDOUT)
-        wait_for(lambda: bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-            'NameHasOwner', GLib.Variant('(s)', ('org.gnome.SessionManager',)),
-            GLib.VariantType('(b)'), Gio.DBusCallFlags.NONE, -1, None).unpack()[0],
-            10, 'the session manager stand-in')
-        mock = ('org.gnome.SessionManager', '/org/gnome/SessionManager',
-                'org.freedesktop.DBus.Mock')
-        bus.call_sync(*mock, 'AddProperty', GLib.Variant(
-            '(ssv)', ('org.gnome.SessionManager', 'SessionIsActive',
-                      GLib.Variant('b', True))),
-            None, Gio.DBusCallFlags.NONE, 5000, None)
-        bus.call_sync(*mock, 'AddMethod', GLib.Variant(
-            '(sssss)', ('org.gnome.SessionManager', 'RegisterClient', 'ss', 'o',
-                        'ret = "/org/gnome/SessionManager/Client1"')),
-            None, Gio.DBusCallFlags.NONE, 5000, None)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(5)
-        self.log.close()
 
 
 def radio_items(item):
