@@ -37,8 +37,15 @@ class Gsd:
         self.proc = subprocess.Popen([GSD], env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
 
+    def alive(self):
+        if self.proc.poll() is not None:
+            self.log.flush()
+            with open(self.log.name) as f:
+                last = [line for line in f.read().splitlines() if line.strip()][-1:]
+            check(False, f'gsd-rfkill exited with {self.proc.returncode}: {last}')
+
     def get(self, prop):
-        check(self.proc.poll() is None, f'gsd-rfkill exited with {self.proc.returncode}')
+        self.alive()
         reply = self.bus.call_sync(
             GSD_NAME, GSD_PATH, 'org.freedesktop.DBus.Properties', 'Get',
             GLib.Variant('(ss)', (GSD_NAME, prop)), GLib.VariantType('(v)'),

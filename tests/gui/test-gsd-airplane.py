@@ -2,7 +2,7 @@
 
 On GNOME, gsd's rfkill plugin also implements airplane mode: the Quick
 Settings toggle sets its AirplaneMode property, and gsd writes one
-RFKILL_OP_CHANGE_ALL for every type (gsd 43, plugins/rfkill).  Here the
+RFKILL_OP_CHANGE_ALL with type RFKILL_TYPE_ALL (gsd 43, plugins/rfkill).  Here the
 real /usr/libexec/gsd-rfkill runs on the fake kernel through
 rfkill-preload.so, next to the applet, on the same session bus, with a
 gnome-session stand-in that says the session is active (so gsd takes the
@@ -119,7 +119,7 @@ def test(logdir):
         gsd.set_airplane(True)
         wait_for(lambda: soft_states(fake) == all_off, 5, 'gsd blocking every radio')
         check(gsd.writes() == [(TYPE_ALL, OP_CHANGE_ALL, 1)],
-              f'gsd wrote {gsd.writes()}, not one CHANGE_ALL for every type')
+              f'gsd wrote {gsd.writes()}, not one CHANGE_ALL of type ALL')
         wait_for(lambda: our_airplane(item), 5, 'our menu showing airplane mode on')
         check(not any(radio_items(item).values()),
               f'radios still checked in our menu: {radio_items(item)}')
