@@ -2,8 +2,8 @@
 
 On GNOME, gsd's rfkill plugin also implements airplane mode: the Quick
 Settings toggle sets its AirplaneMode property, and gsd writes one
-RFKILL_OP_CHANGE_ALL with type RFKILL_TYPE_ALL (gsd 43, plugins/rfkill).  Here the
-real /usr/libexec/gsd-rfkill runs on the fake kernel through
+RFKILL_OP_CHANGE_ALL with type RFKILL_TYPE_ALL (gsd 43, plugins/rfkill).
+Here the real /usr/libexec/gsd-rfkill runs on the fake kernel through
 rfkill-preload.so, next to the applet, on the same session bus, with a
 gnome-session stand-in that says the session is active (so gsd takes the
 rfkill-input inhibitor, NOINPUT, as it does in a real session).
