@@ -16,6 +16,7 @@
 #include "rfk-indicator.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
+#include "rfk-nm-radios.h"
 #include "rfk-notifier.h"
 #include "rfk-settings.h"
 
@@ -27,6 +28,7 @@ typedef struct
   RfkMenu *menu;
   RfkIndicator *indicator;
   RfkNotifier *notifier;
+  RfkNmRadios *nm_radios;
   GDBusConnection *bus;   /* where the remote interface is exported */
   guint remote_id;
   guint sigterm_id;
@@ -43,6 +45,7 @@ rfk_applet_clear (RfkApplet *applet)
   g_clear_object (&applet->bus);
   g_clear_handle_id (&applet->sigterm_id, g_source_remove);
   g_clear_handle_id (&applet->sigint_id, g_source_remove);
+  g_clear_object (&applet->nm_radios);
   g_clear_object (&applet->notifier);
   g_clear_object (&applet->indicator);
   g_clear_object (&applet->menu);
@@ -80,6 +83,7 @@ on_activate (GApplication *app, RfkApplet *applet)
   applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
   applet->notifier = rfk_notifier_new (applet->manager,
                                        rfk_settings_get_gsettings (applet->settings));
+  applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
   rfk_manager_start (applet->manager);
 
   /* `rfkill-applet --airplane` asks us rather than writing itself. */

@@ -70,6 +70,9 @@ def main():
     env['LC_ALL'] = env.get('RFK_TEST_LC_ALL', 'C.UTF-8')
     env['LANGUAGE'] = env.get('RFK_TEST_LANGUAGE', '')
     env.pop('DBUS_SESSION_BUS_ADDRESS', None)
+    # The applet tells NetworkManager about airplane mode on the system
+    # bus: never the host's (a test that wants one starts its own).
+    env['DBUS_SYSTEM_BUS_ADDRESS'] = 'unix:path=' + os.path.join(root, 'no-system-bus')
     env.pop('WAYLAND_DISPLAY', None)
 
     xvfb, display = start_xvfb(env)

@@ -1,0 +1,222 @@
+/* rfk-nm-radios.c: NetworkManager's radio switches follow airplane mode. */
+#include "config.h"
+
+#include "rfk-nm-radios.h"
+
+#define NM_NAME "org.freedesktop.NetworkManager"
+#define NM_PATH "/org/freedesktop/NetworkManager"
+
+/* Leaving airplane mode restores radios one CHANGE at a time, and may
+ * re-block some.  NetworkManager, told "Wi-Fi on", writes a CHANGE_ALL
+ * that unblocks every Wi-Fi radio if it sees them all on at that moment;
+ * so it is told only once the radios have been still for this long. */
+#define SETTLE_MS 1000
+
+struct _RfkNmRadios
+{
+  GObject parent_instance;
+
+  RfkManager *manager;
+  GDBusConnection *bus;  /* NULL until the system bus is there */
+  GCancellable *cancellable;
+  guint settle_source;
+  gboolean warned;
+};
+
+G_DEFINE_FINAL_TYPE (RfkNmRadios, rfk_nm_radios, G_TYPE_OBJECT)
+
+typedef struct {
+  RfkType type;
+  const char *property;
+} NmSwitch;
+
+static const NmSwitch nm_switches[] = {
+  { RFK_TYPE_WLAN, "WirelessEnabled" },
+  { RFK_TYPE_WWAN, "WwanEnabled" },
+};
+
+static void
+set_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (RfkNmRadios) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) reply = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                         &error);
+  if (reply != NULL
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN)
+      || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
+    return;  /* done, or no NetworkManager here */
+  if (!self->warned)
+    g_warning ("NetworkManager did not follow airplane mode: %s",
+               error->message);
+  self->warned = TRUE;
+}
+
+static void
+set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
+{
+  if (self->bus == NULL)
+    return;
+  g_dbus_connection_call (self->bus, NM_NAME, NM_PATH,
+                          "org.freedesktop.DBus.Properties", "Set",
+                          g_variant_new ("(ssv)", NM_NAME, property,
+                                         g_variant_new_boolean (enabled)),
+                          NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1,
+                          self->cancellable, set_done, g_object_ref (self));
+}
+
+/* Whether type has a radio, and whether one of them is on. */
+static void
+survey (RfkNmRadios *self, RfkType type, gboolean *out_present,
+        gboolean *out_any_on)
+{
+  GPtrArray *devices = rfk_manager_get_devices (self->manager);
+
+  *out_present = *out_any_on = FALSE;
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (device->type != type)
+        continue;
+      *out_present = TRUE;
+      if (!rfk_device_is_blocked (device))
+        *out_any_on = TRUE;
+    }
+}
+
+static gboolean
+counted (RfkNmRadios *self, RfkType type)
+{
+  return (rfk_manager_get_airplane_types (self->manager) & (1u << type))
+         != 0;
+}
+
+static void
+follow (RfkNmRadios *self, gboolean airplane)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
+    {
+      const NmSwitch *sw = &nm_switches[i];
+      gboolean present, any_on;
+
+      if (!counted (self, sw->type))
+        continue;
+      survey (self, sw->type, &present, &any_on);
+      /* Off with airplane mode; back on only if a radio came back on
+       * (one the user had off before stays off, and so does NM). */
+      if (present && (airplane || any_on))
+        set_switch (self, sw->property, !airplane);
+    }
+}
+
+static gboolean
+settled (gpointer user_data)
+{
+  RfkNmRadios *self = user_data;
+
+  self->settle_source = 0;
+  if (!rfk_manager_get_airplane_mode (self->manager))
+    follow (self, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+restart_settle (RfkNmRadios *self)
+{
+  g_clear_handle_id (&self->settle_source, g_source_remove);
+  self->settle_source = g_timeout_add (SETTLE_MS, settled, self);
+}
+
+static void
+on_airplane_mode_changed (RfkManager *manager, gboolean enabled,
+                          gpointer user_data)
+{
+  RfkNmRadios *self = user_data;
+
+  if (enabled)
+    {
+      /* Every counted radio is blocked now: NM, seeing that, writes
+       * nothing and only remembers "off". */
+      g_clear_handle_id (&self->settle_source, g_source_remove);
+      follow (self, TRUE);
+    }
+  else
+    restart_settle (self);
+}
+
+static void
+on_device_changed (RfkManager *manager, RfkDevice *device,
+                   gpointer user_data)
+{
+  RfkNmRadios *self = user_data;
+
+  if (self->settle_source != 0)
+    restart_settle (self);
+}
+
+static void
+got_bus (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (RfkNmRadios) self = user_data;
+  g_autoptr (GError) error = NULL;
+  GDBusConnection *bus = g_bus_get_finish (result, &error);
+
+  if (bus == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("No system bus, NetworkManager not followed: %s",
+                 error->message);
+      return;
+    }
+  self->bus = bus;
+}
+
+static void
+rfk_nm_radios_dispose (GObject *object)
+{
+  RfkNmRadios *self = RFK_NM_RADIOS (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->settle_source, g_source_remove);
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  g_clear_object (&self->manager);
+  g_clear_object (&self->bus);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (rfk_nm_radios_parent_class)->dispose (object);
+}
+
+static void
+rfk_nm_radios_class_init (RfkNmRadiosClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_nm_radios_dispose;
+}
+
+static void
+rfk_nm_radios_init (RfkNmRadios *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+RfkNmRadios *
+rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus)
+{
+  RfkNmRadios *self = g_object_new (RFK_TYPE_NM_RADIOS, NULL);
+
+  g_return_val_if_fail (RFK_IS_MANAGER (manager), NULL);
+  self->manager = g_object_ref (manager);
+  g_signal_connect (manager, "airplane-mode-changed",
+                    G_CALLBACK (on_airplane_mode_changed), self);
+  g_signal_connect (manager, "device-changed",
+                    G_CALLBACK (on_device_changed), self);
+  if (bus != NULL)
+    self->bus = g_object_ref (bus);
+  else
+    g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, got_bus,
+               g_object_ref (self));
+  return self;
+}

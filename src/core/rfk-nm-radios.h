@@ -1,0 +1,29 @@
+/*
+ * rfk-nm-radios.h: NetworkManager's Wi-Fi and WWAN switches follow
+ * airplane mode.
+ *
+ * NetworkManager keeps its own switches (WirelessEnabled, WWANEnabled) in
+ * its state file and, when it starts, writes them to the kernel with a
+ * CHANGE_ALL.  A reboot in airplane mode would therefore turn Wi-Fi back
+ * on, whatever systemd-rfkill restored.  So when airplane mode begins we
+ * switch NetworkManager's Wi-Fi (and WWAN) off too, and when it ends we
+ * switch them back on if a radio of that type is on again.
+ *
+ * Without NetworkManager on the bus nothing happens; a refusal (polkit:
+ * not the active session) is logged once.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rfk-manager.h"
+
+G_BEGIN_DECLS
+
+#define RFK_TYPE_NM_RADIOS (rfk_nm_radios_get_type ())
+G_DECLARE_FINAL_TYPE (RfkNmRadios, rfk_nm_radios, RFK, NM_RADIOS, GObject)
+
+/* Follows manager's airplane mode; bus: NULL for the system bus. */
+RfkNmRadios *rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus);
+
+G_END_DECLS

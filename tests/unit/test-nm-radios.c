@@ -1,0 +1,221 @@
+/*
+ * test-nm-radios.c: NetworkManager's switches follow airplane mode.
+ *
+ * A stand-in for NetworkManager on a private bus records what it is
+ * told.  Its interface is the part of org.freedesktop.NetworkManager that
+ * matters here: the read-write WirelessEnabled and WwanEnabled
+ * properties, set through org.freedesktop.DBus.Properties.Set, as
+ * nmcli radio wifi on/off and nm-applet do.
+ */
+#include <gio/gio.h>
+#include <string.h>
+
+#include "rfk-device.h"
+#include "rfk-nm-radios.h"
+#include "test-util.h"
+
+#define BT RFK_TYPE_BLUETOOTH
+#define WLAN RFK_TYPE_WLAN
+
+static const char nm_xml[] =
+  "<node><interface name='org.freedesktop.NetworkManager'>"
+  "<property name='WirelessEnabled' type='b' access='readwrite'/>"
+  "<property name='WwanEnabled' type='b' access='readwrite'/>"
+  "</interface></node>";
+
+typedef struct {
+  Fixture f;
+  GTestDBus *dbus;
+  GDBusConnection *bus;
+  guint object_id;
+  guint name_id;
+  GPtrArray *sets;  /* "WirelessEnabled=false", in order */
+} NmFixture;
+
+static gboolean
+nm_set_property (GDBusConnection *connection, const char *sender,
+                 const char *path, const char *iface, const char *property,
+                 GVariant *value, GError **error, gpointer user_data)
+{
+  NmFixture *nf = user_data;
+
+  g_ptr_array_add (nf->sets,
+                   g_strdup_printf ("%s=%s", property,
+                                    g_variant_get_boolean (value)
+                                      ? "true" : "false"));
+  return TRUE;
+}
+
+static GVariant *
+nm_get_property (GDBusConnection *connection, const char *sender,
+                 const char *path, const char *iface, const char *property,
+                 GError **error, gpointer user_data)
+{
+  return g_variant_new_boolean (TRUE);
+}
+
+static const GDBusInterfaceVTable nm_vtable = {
+  .get_property = nm_get_property,
+  .set_property = nm_set_property,
+};
+
+static void
+nm_setup (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (nm_xml,
+                                                                 NULL);
+
+  fixture_setup (&nf->f, data);
+  nf->sets = g_ptr_array_new_with_free_func (g_free);
+  nf->dbus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (nf->dbus);
+  nf->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_assert_nonnull (nf->bus);
+  if (data != NULL)  /* "no NetworkManager": nobody owns the name */
+    return;
+  nf->object_id = g_dbus_connection_register_object (
+    nf->bus, "/org/freedesktop/NetworkManager", info->interfaces[0],
+    &nm_vtable, nf, NULL, NULL);
+  nf->name_id = g_bus_own_name_on_connection (
+    nf->bus, "org.freedesktop.NetworkManager", G_BUS_NAME_OWNER_FLAGS_NONE,
+    NULL, NULL, NULL, NULL);
+  test_settle (50);
+}
+
+static void
+nm_teardown (NmFixture *nf, gconstpointer data)
+{
+  fixture_teardown (&nf->f, data);
+  if (nf->name_id != 0)
+    g_bus_unown_name (nf->name_id);
+  if (nf->object_id != 0)
+    g_dbus_connection_unregister_object (nf->bus, nf->object_id);
+  g_clear_object (&nf->bus);
+  g_test_dbus_down (nf->dbus);
+  g_clear_object (&nf->dbus);
+  g_ptr_array_unref (nf->sets);
+}
+
+/* Joined for one assertion; the list is then cleared. */
+static char *
+take_sets (NmFixture *nf)
+{
+  g_autofree char *joined = NULL;
+
+  g_ptr_array_add (nf->sets, NULL);
+  joined = g_strjoinv (" ", (char **) nf->sets->pdata);
+  g_ptr_array_set_size (nf->sets, 0);
+  return g_steal_pointer (&joined);
+}
+
+static void
+airplane (Fixture *f, gboolean enabled)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (test_set_airplane (f->manager, enabled, &error));
+  g_assert_no_error (error);
+}
+
+/* Wi-Fi on, a second card off, Bluetooth on. */
+static RfkNmRadios *
+start_laptop (NmFixture *nf)
+{
+  Fixture *f = &nf->f;
+
+  fake_rfkill_add (f->fake, WLAN, "phy0");
+  fake_rfkill_add (f->fake, WLAN, "phy1");
+  fake_rfkill_add (f->fake, BT, "hci0");
+  fake_rfkill_set_soft (f->fake, 1, TRUE);
+  fixture_listen (f);
+  f->manager = fixture_start_manager (f);
+  return rfk_nm_radios_new (f->manager, nf->bus);
+}
+
+static void
+test_airplane_mode_switches_nm_wifi_off_and_on (NmFixture *nf,
+                                                gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  g_autofree char *on = NULL;
+  g_autofree char *off = NULL;
+
+  airplane (&nf->f, TRUE);
+  test_settle (100);
+  on = take_sets (nf);
+  /* No WWAN radio: NetworkManager's WWAN switch is not touched. */
+  g_assert_cmpstr (on, ==, "WirelessEnabled=false");
+
+  airplane (&nf->f, FALSE);
+  test_settle (300);
+  g_assert_cmpstr (take_sets (nf), ==, "");  /* radios still settling */
+  test_settle (1000);
+  off = take_sets (nf);
+  g_assert_cmpstr (off, ==, "WirelessEnabled=true");
+  g_assert_cmpstr (fixture_soft_states (&nf->f), ==,
+                   "phy0=on phy1=off hci0=on");
+}
+
+/* Wi-Fi was off before airplane mode (every card): it stays off, and
+ * NetworkManager is not told to turn it on. */
+static void
+test_wifi_off_before_stays_off_in_nm (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  g_autofree char *sets = NULL;
+
+  fake_rfkill_set_soft (nf->f.fake, 0, TRUE);
+  test_settle (50);
+  airplane (&nf->f, TRUE);
+  airplane (&nf->f, FALSE);
+  test_settle (1500);
+  sets = take_sets (nf);
+  g_assert_cmpstr (sets, ==, "WirelessEnabled=false");
+  g_assert_cmpstr (fixture_soft_states (&nf->f), ==,
+                   "phy0=off phy1=off hci0=on");
+}
+
+/* Bluetooth alone is not NetworkManager's business. */
+static void
+test_types_not_counted_are_left_alone (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+
+  rfk_manager_set_airplane_types (nf->f.manager, 1u << BT);
+  airplane (&nf->f, TRUE);
+  airplane (&nf->f, FALSE);
+  test_settle (1500);
+  g_assert_cmpstr (take_sets (nf), ==, "");
+}
+
+/* No NetworkManager on the bus: airplane mode works as before. */
+static void
+test_without_networkmanager (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+
+  airplane (&nf->f, TRUE);
+  airplane (&nf->f, FALSE);
+  test_settle (1500);
+  g_assert_cmpstr (fixture_soft_states (&nf->f), ==,
+                   "phy0=on phy1=off hci0=on");
+  g_assert_cmpstr (take_sets (nf), ==, "");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, func, data) \
+  g_test_add ("/nm-radios/" path, NmFixture, data, nm_setup, func, \
+              nm_teardown)
+  ADD ("airplane-mode-switches-nm-wifi-off-and-on",
+       test_airplane_mode_switches_nm_wifi_off_and_on, NULL);
+  ADD ("wifi-off-before-stays-off-in-nm",
+       test_wifi_off_before_stays_off_in_nm, NULL);
+  ADD ("types-not-counted-are-left-alone",
+       test_types_not_counted_are_left_alone, NULL);
+  ADD ("without-networkmanager", test_without_networkmanager, "no-nm");
+#undef ADD
+  return g_test_run ();
+}
