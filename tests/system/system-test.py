@@ -3,7 +3,7 @@
 """System test: the installed product on a real Debian bookworm in qemu.
 
   system-test.py --source-dir SRC --work-dir DIR --panel-xml FILE
-                 --asl ATK4002.ASL [--timeout S] [--keep]
+                 --asl ATK4002.ASL --asl DELLABCE.ASL [--timeout S] [--keep]
 
 1. builds the Debian packages (build-debs.sh; reuses them when the sources
    did not change), lintian-clean or the run fails;
@@ -11,8 +11,9 @@
    image-packages.txt, our .debs installed with apt inside it (DKMS builds
    the modules), ext4 by mke2fs -d;
 3. boots it in qemu (TCG, never KVM) with the image's own kernel and
-   initramfs, systemd as init, the fake ATK4002 SSDT and isa-debugcon on
-   0x440 for the LED; the guest runs guest/guest-test.py over three boots;
+   initramfs, systemd as init, the fake ATK4002 and DELLABCE SSDTs,
+   isa-debugcon on 0x440 for the LED and pc-testdev on 0xe0 for the Dell
+   slider's position; the guest runs guest/guest-test.py over three boots;
 4. passes the guest's TAP (ttyS1) through, checks the LED bytes on the
    debugcon log at the guest's markers, copies the menu screenshot out of
    the image (debugfs, no mount) to DIR/menu.png and checks it is not
@@ -68,7 +69,8 @@ def main():
     ap.add_argument('--source-dir', required=True)
     ap.add_argument('--work-dir', required=True)
     ap.add_argument('--panel-xml', required=True)
-    ap.add_argument('--asl', required=True)
+    ap.add_argument('--asl', required=True, action='append',
+                    help='an SSDT source; each one is compiled and loaded')
     ap.add_argument('--timeout', type=int, default=1500)
     ap.add_argument('--memory', default='2048')
     a = ap.parse_args()
@@ -139,9 +141,11 @@ def main():
     t_img = time.monotonic()
 
     # 3. boot
-    asl = os.path.abspath(a.asl)
-    run(['iasl', '-vs', '-p', os.path.join(work, 'atk4002'), asl],
-        cwd=os.path.dirname(asl))
+    tables = []
+    for asl in map(os.path.abspath, a.asl):
+        aml = os.path.join(work, os.path.splitext(os.path.basename(asl))[0].lower())
+        run(['iasl', '-vs', '-p', aml, asl], cwd=os.path.dirname(asl))
+        tables += ['-acpitable', f'file={aml}.aml']
     console = os.path.join(work, 'console.log')
     tap = os.path.join(work, 'tap.log')
     led = os.path.join(work, 'led.log')
@@ -157,10 +161,10 @@ def main():
                        'quiet systemd.show_status=auto',
             '-drive', f'file={os.path.join(img_dir, "rootfs.ext4")},if=virtio,format=raw',
             '-serial', f'file:{console}', '-serial', f'file:{tap}',
-            '-acpitable', f'file={os.path.join(work, "atk4002.aml")}',
             '-chardev', f'file,id=dbg,path={led}',
             '-device', 'isa-debugcon,iobase=0x440,chardev=dbg',
-            '-nic', 'none']
+            '-device', 'pc-testdev',
+            '-nic', 'none'] + tables
     log('$', ' '.join(qemu))
     tb = time.monotonic()
     try:

@@ -340,10 +340,55 @@ def nm_checks():
     sh(['rfkill', 'unblock', 'wlan'])
     ok(wait_for(lambda: nm_wifi() == 'enabled', 15),
        f'rfkill unblock wlan -> nmcli radio wifi: enabled ({nm_wifi()})')
-    hw = sh(['nmcli', '-t', '-f', 'WIFI-HW', 'general']).stdout.strip()
-    diag(f'nmcli general WIFI-HW: {hw}')
-    emit(f'ok {count(1)} - NetworkManager shows a Wi-Fi hard block # SKIP '
-         'no Wi-Fi hard switch in this VM yet (hwsim cannot hard-block)')
+    hw_switch_checks()
+
+
+# ---- a hardware switch: the Dell slider (guest/dellabce.asl) ---------------
+
+SLIDER_PORT = 0xe0
+
+
+def nm_wifi_hw():
+    return sh(['nmcli', '-t', '-f', 'WIFI-HW', 'general']).stdout.strip()
+
+
+def slider():
+    for d, r in radios().items():
+        if r['name'] == 'dell-rbtn':
+            return r
+    return None
+
+
+def load_slider(radios_on):
+    """(Re)loads dell-rbtn with the slider in the given position: the
+    driver reads it when it registers, as on a laptop booted that way."""
+    sh(['modprobe', '-r', 'dell_rbtn'])
+    wait_for(lambda: slider() is None, 10)
+    fd = os.open('/dev/port', os.O_WRONLY)
+    try:
+        os.pwrite(fd, bytes([1 if radios_on else 0]), SLIDER_PORT)
+    finally:
+        os.close(fd)
+    sh(['modprobe', 'dell_rbtn'])
+    return wait_for(lambda: (lambda r: r if r and r['hard'] == ('0' if radios_on else '1')
+                             else None)(slider()), 15)
+
+
+def hw_switch_checks():
+    r = load_slider(True)
+    diag(f'dell-rbtn, slider on: {r}; WIFI-HW {nm_wifi_hw()}')
+    ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'enabled', 15),
+       f'Dell slider on: an unblocked wlan platform switch, NetworkManager: WIFI-HW enabled ({nm_wifi_hw()})')
+    r = load_slider(False)
+    diag(f'dell-rbtn, slider off: {r}')
+    ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'disabled', 15),
+       f'Dell slider off: hard-blocked, NetworkManager: WIFI-HW disabled ({nm_wifi_hw()})')
+    diag(f'nmcli radio wifi with the slider off: {nm_wifi()}')
+    r = load_slider(True)
+    ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'enabled', 15),
+       f'Dell slider on again: NetworkManager: WIFI-HW enabled ({nm_wifi_hw()})')
+    sh(['modprobe', '-r', 'dell_rbtn'])
+    ok(wait_for(lambda: slider() is None, 10), 'dell-rbtn unloaded: no switch left for the airplane scenarios')
 
 
 def session_checks():
