@@ -15,6 +15,8 @@
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
 #define HOSTNAMED_NAME "org.freedesktop.hostname1"
 
+typedef struct _AirplaneCall AirplaneCall;
+
 /* One object we serve: its registration and the values last announced. */
 typedef struct {
   char *path;
@@ -33,6 +35,7 @@ struct _RfkDBusService
   RfkDBusModel model;           /* manager and settings owned */
   GCancellable *cancellable;
   guint sync_id;
+  AirplaneCall *airplane_call;  /* the newest request in flight */
 };
 
 G_DEFINE_FINAL_TYPE (RfkDBusService, rfk_dbus_service, G_TYPE_OBJECT)
@@ -91,7 +94,8 @@ ready_or_fail (RfkDBusService *self, GDBusMethodInvocation *invocation)
 }
 
 /* Methods answer when the kernel confirmed, with the manager's reason
- * otherwise. */
+ * otherwise.  An invocation is owned by whoever returns it: handed to the
+ * async callback, never referenced twice. */
 static void
 return_error (GDBusMethodInvocation *invocation, const GError *error)
 {
@@ -100,41 +104,78 @@ return_error (GDBusMethodInvocation *invocation, const GError *error)
                                               error->message);
 }
 
+/*
+ * One airplane-mode request to the manager and every call waiting for it:
+ * calls that ask for the state already being reached join the request in
+ * flight instead of superseding it, so two clients asking for the same
+ * thing both succeed.  A call for the opposite state supersedes it, and
+ * the calls it overrode fail with the manager's reason.
+ */
+struct _AirplaneCall {
+  RfkDBusService *self;     /* owned while in flight */
+  gboolean enable;
+  GPtrArray *invocations;   /* GDBusMethodInvocation*, each returned once */
+};
+
 static void
 airplane_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr (GDBusMethodInvocation) invocation = user_data;
+  AirplaneCall *call = user_data;
   g_autoptr (GError) error = NULL;
-  GVariant *reply;
 
-  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                             &error))
+  rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result, &error);
+  if (call->self->airplane_call == call)
+    call->self->airplane_call = NULL;
+  for (guint i = 0; i < call->invocations->len; i++)
     {
-      return_error (invocation, error);
+      GDBusMethodInvocation *invocation = call->invocations->pdata[i];
+
+      if (error != NULL)
+        return_error (invocation, error);
+      /* ToggleAirplaneMode answers with the state reached. */
+      else if (g_str_equal (g_dbus_method_invocation_get_method_name (
+                              invocation), "ToggleAirplaneMode"))
+        g_dbus_method_invocation_return_value (
+          invocation, g_variant_new ("(b)", call->enable));
+      else
+        g_dbus_method_invocation_return_value (invocation, NULL);
+    }
+  g_ptr_array_unref (call->invocations);
+  g_object_unref (call->self);
+  g_free (call);
+}
+
+static void
+set_airplane_mode (RfkDBusService *self, gboolean enable,
+                   GDBusMethodInvocation *invocation)
+{
+  AirplaneCall *call = self->airplane_call;
+
+  if (call != NULL && call->enable == enable)
+    {
+      g_ptr_array_add (call->invocations, invocation);
       return;
     }
-  /* SetAirplaneMode returns nothing; Toggle the state reached. */
-  if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation),
-                   "ToggleAirplaneMode"))
-    reply = g_variant_new ("(b)", rfk_manager_get_airplane_mode (
-                                    RFK_MANAGER (source)));
-  else
-    reply = NULL;
-  g_dbus_method_invocation_return_value (g_steal_pointer (&invocation),
-                                         reply);
+  call = g_new0 (AirplaneCall, 1);
+  call->self = g_object_ref (self);
+  call->enable = enable;
+  call->invocations = g_ptr_array_new ();
+  g_ptr_array_add (call->invocations, invocation);
+  self->airplane_call = call;
+  rfk_manager_set_airplane_mode_async (self->model.manager, enable, NULL,
+                                       airplane_done_cb, call);
 }
 
 static void
 radio_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr (GDBusMethodInvocation) invocation = user_data;
+  GDBusMethodInvocation *invocation = user_data;
   g_autoptr (GError) error = NULL;
 
   if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
     return_error (invocation, error);
   else
-    g_dbus_method_invocation_return_value (g_steal_pointer (&invocation),
-                                           NULL);
+    g_dbus_method_invocation_return_value (invocation, NULL);
 }
 
 static gboolean
@@ -173,9 +214,7 @@ method_call_cb (GDBusConnection *connection, const char *sender,
         g_variant_get (parameters, "(b)", &enable);
       else
         enable = !rfk_manager_get_airplane_mode (manager);
-      rfk_manager_set_airplane_mode_async (manager, enable, NULL,
-                                           airplane_done_cb,
-                                           g_object_ref (invocation));
+      set_airplane_mode (self, enable, invocation);
     }
   else if (g_str_equal (method_name, "SetRadioBlocked"))
     {
@@ -193,8 +232,7 @@ method_call_cb (GDBusConnection *connection, const char *sender,
           return;
         }
       rfk_manager_set_blocked_async (manager, idx, blocked, NULL,
-                                     radio_done_cb,
-                                     g_object_ref (invocation));
+                                     radio_done_cb, invocation);
     }
   else
     g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
