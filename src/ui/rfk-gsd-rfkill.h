@@ -6,9 +6,9 @@
  * Only while the GSettings key "serve-gnome-rfkill" is on (off by
  * default) and nobody else owns the name: the name is taken when it is
  * free, given up to anyone who asks to replace it, and asked for again
- * whenever it becomes free.  gsd itself does not ask to replace: a gsd
- * that starts later waits in the bus's queue and gets the name when the
- * applet gives it up (key off, or the applet ends).
+ * whenever it becomes free.  gsd-rfkill (43) neither replaces nor queues:
+ * in a GNOME session it starts before applications and keeps its name;
+ * one started while the applet serves the name goes without it.
  */
 #pragma once
 
