@@ -6,6 +6,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#endif
 
 #include "rfk-app-notice.h"
 
@@ -121,13 +125,43 @@ no_tray_body (void)
            "with “rfkill-applet --airplane on” or “off”.");
 }
 
+/* Without a watcher libayatana falls back to an XEmbed icon, which an
+ * XEmbed tray (i3bar, stalonetray, older panels) does show: such a tray
+ * owns the X selection _NET_SYSTEM_TRAY_S<screen>. */
+static gboolean
+has_xembed_tray (void)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (display != NULL && GDK_IS_X11_DISPLAY (display))
+    {
+      Display *xdisplay = GDK_DISPLAY_XDISPLAY (display);
+      g_autofree char *name = g_strdup_printf ("_NET_SYSTEM_TRAY_S%d",
+                                               DefaultScreen (xdisplay));
+
+      return XGetSelectionOwner (
+               xdisplay,
+               gdk_x11_get_xatom_by_name_for_display (display, name))
+             != None;
+    }
+#endif
+  return FALSE;
+}
+
+static gboolean
+has_tray (RfkAppNotice *self)
+{
+  return self->tray || has_xembed_tray ();
+}
+
 static gboolean
 grace_over_cb (gpointer user_data)
 {
   RfkAppNotice *self = user_data;
 
   self->grace_id = 0;
-  if (self->tray || self->told_no_tray)
+  if (has_tray (self) || self->told_no_tray)
     return G_SOURCE_REMOVE;
   self->told_no_tray = TRUE;
   show (self, _("Airplane Mode runs without a tray icon"), no_tray_body (),
@@ -188,7 +222,7 @@ rfk_app_notice_already_running (RfkAppNotice *self)
 {
   g_return_if_fail (RFK_IS_APP_NOTICE (self));
 
-  if (self->tray)
+  if (has_tray (self))
     show (self, _("Airplane Mode is already running"),
           _("Its icon is in the panel’s tray (notification area)."), FALSE);
   else

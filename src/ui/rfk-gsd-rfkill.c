@@ -27,9 +27,10 @@ stop_serving (RfkGsdRfkill *self)
 {
   if (self->own_id == 0)
     return;
+  /* The object first: whoever sees the name go finds no object left. */
+  rfk_dbus_service_remove_object (self->service, RFK_GSD_RFKILL_PATH);
   g_bus_unown_name (self->own_id);
   self->own_id = 0;
-  rfk_dbus_service_remove_object (self->service, RFK_GSD_RFKILL_PATH);
 }
 
 static void

@@ -6,6 +6,7 @@ actions to quit and to stop starting at login; meanwhile it works quietly
 a watcher that appears later gets the icon and its menu."""
 import os
 import subprocess
+import sys
 import time
 
 from gi.repository import Gio, GLib
@@ -16,6 +17,17 @@ import fakekernel
 from rfkapi import Api
 
 NOTICE = 'Airplane Mode runs without a tray icon'
+# An XEmbed tray (i3bar, stalonetray) is whoever owns the X selection
+# _NET_SYSTEM_TRAY_S0; libayatana's fallback icon shows there.
+XEMBED_TRAY = r'''
+import gi
+gi.require_version("Gtk", "3.0")
+from gi.repository import Gtk, Gdk
+clipboard = Gtk.Clipboard.get(Gdk.Atom.intern("_NET_SYSTEM_TRAY_S0", False))
+clipboard.set_text("tray", -1)
+print("ready", flush=True)
+Gtk.main()
+'''
 GRACE_S = 3  # RFK_APP_NOTICE_TRAY_GRACE_S in src/ui/rfk-app-notice.h
 
 
@@ -127,6 +139,25 @@ def test(logdir):
                                 gt.APP_ID + '.desktop')
         with open(override) as f:
             check('Hidden=true' in f.read(), 'the override does not hide the entry')
+
+        # An XEmbed tray instead of a watcher: the fallback icon shows, so
+        # no notice.
+        tray = subprocess.Popen([sys.executable, '-c', XEMBED_TRAY],
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            check(tray.stdout.readline().strip() == 'ready', 'XEmbed tray stand-in')
+            calls = len(notify_calls(bus))
+            third = gt.Applet(fake.socket, logdir, name='applet-3')
+            try:
+                third.unique_name(bus)
+                time.sleep((GRACE_S + 2) * gt.TIMEOUT_SCALE)
+                check(len(notify_calls(bus)) == calls,
+                      f'noticed despite an XEmbed tray: {notify_calls(bus)[calls:]}')
+            finally:
+                third.stop()
+        finally:
+            tray.terminate()
+            tray.wait(5)
     finally:
         api.close()
         applet.stop()
