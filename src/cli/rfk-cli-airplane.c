@@ -45,17 +45,41 @@ done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   g_main_loop_quit (wait->loop);
 }
 
-static const char *const action_names[] = {
-  [RFK_CLI_AIRPLANE_OFF] = "off",
-  [RFK_CLI_AIRPLANE_ON] = "on",
-  [RFK_CLI_AIRPLANE_TOGGLE] = "toggle",
-};
-
 typedef enum {
   ASKED_NOBODY,   /* no applet (or not on our device): do it ourselves */
   ASKED_DONE,
   ASKED_FAILED,
 } Asked;
+
+/* Errors that mean "no applet to ask here": nobody owns the name, an
+ * applet without this API, or one whose device is not open. */
+static gboolean
+means_nobody (const GError *error)
+{
+  static const GDBusError nobody[] = {
+    G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER,
+    G_DBUS_ERROR_UNKNOWN_METHOD, G_DBUS_ERROR_UNKNOWN_OBJECT,
+    G_DBUS_ERROR_UNKNOWN_INTERFACE, G_DBUS_ERROR_UNKNOWN_PROPERTY,
+    G_DBUS_ERROR_INVALID_ARGS,
+  };
+  g_autofree char *name = g_dbus_error_get_remote_error (error);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (nobody); i++)
+    if (g_error_matches (error, G_DBUS_ERROR, nobody[i]))
+      return TRUE;
+  return g_strcmp0 (name, RFK_DBUS_ERROR_NOT_READY) == 0;
+}
+
+static GVariant *
+call_applet (GDBusConnection *bus, const char *interface, const char *method,
+             GVariant *parameters, const GVariantType *reply_type,
+             GError **error)
+{
+  return g_dbus_connection_call_sync (bus, APP_ID, RFK_DBUS_PATH, interface,
+                                      method, parameters, reply_type,
+                                      G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                      RFK_REMOTE_TIMEOUT_MS, NULL, error);
+}
 
 /* Asks the running applet (rfk-remote.h) to do it. */
 static Asked
@@ -63,6 +87,7 @@ ask_applet (const char *device_path, RfkCliAirplane action,
             gboolean *out_enabled, GError **error)
 {
   g_autoptr (GDBusConnection) bus = NULL;
+  g_autoptr (GVariant) device = NULL;
   g_autoptr (GVariant) reply = NULL;
   g_autoptr (GError) local_error = NULL;
 
@@ -78,29 +103,43 @@ ask_applet (const char *device_path, RfkCliAirplane action,
   bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
   if (bus == NULL)
     return ASKED_NOBODY;
-  reply = g_dbus_connection_call_sync (bus, APP_ID, RFK_REMOTE_PATH,
-                                       RFK_REMOTE_INTERFACE, "Set",
-                                       g_variant_new ("(ss)",
-                                                      action_names[action],
-                                                      device_path),
-                                       G_VARIANT_TYPE ("(b)"),
-                                       G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                                       RFK_REMOTE_TIMEOUT_MS, NULL,
-                                       &local_error);
+
+  /* An applet on another device is none of our business. */
+  reply = call_applet (bus, "org.freedesktop.DBus.Properties", "Get",
+                       g_variant_new ("(ss)", RFK_DBUS_INTERFACE,
+                                      "DevicePath"),
+                       G_VARIANT_TYPE ("(v)"), &local_error);
+  if (reply == NULL && means_nobody (local_error))
+    return ASKED_NOBODY;
+  if (reply == NULL)
+    {
+      g_dbus_error_strip_remote_error (local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return ASKED_FAILED;
+    }
+  g_variant_get (reply, "(v)", &device);
+  if (!g_variant_is_of_type (device, G_VARIANT_TYPE_STRING)
+      || g_strcmp0 (g_variant_get_string (device, NULL), device_path) != 0)
+    return ASKED_NOBODY;
+  g_clear_pointer (&reply, g_variant_unref);
+
+  if (action == RFK_CLI_AIRPLANE_TOGGLE)
+    reply = call_applet (bus, RFK_DBUS_INTERFACE, "ToggleAirplaneMode", NULL,
+                         G_VARIANT_TYPE ("(b)"), &local_error);
+  else
+    reply = call_applet (bus, RFK_DBUS_INTERFACE, "SetAirplaneMode",
+                         g_variant_new ("(b)",
+                                        action == RFK_CLI_AIRPLANE_ON),
+                         G_VARIANT_TYPE_UNIT, &local_error);
   if (reply != NULL)
     {
-      g_variant_get (reply, "(b)", out_enabled);
+      if (action == RFK_CLI_AIRPLANE_TOGGLE)
+        g_variant_get (reply, "(b)", out_enabled);
+      else
+        *out_enabled = action == RFK_CLI_AIRPLANE_ON;
       return ASKED_DONE;
     }
-  if (g_error_matches (local_error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN)
-      || g_error_matches (local_error, G_DBUS_ERROR,
-                          G_DBUS_ERROR_NAME_HAS_NO_OWNER)
-      || g_error_matches (local_error, G_DBUS_ERROR,
-                          G_DBUS_ERROR_UNKNOWN_METHOD)
-      || g_error_matches (local_error, G_DBUS_ERROR,
-                          G_DBUS_ERROR_UNKNOWN_OBJECT)
-      || g_error_matches (local_error, G_DBUS_ERROR,
-                          G_DBUS_ERROR_INVALID_ARGS))
+  if (means_nobody (local_error))
     return ASKED_NOBODY;
   g_dbus_error_strip_remote_error (local_error);
   g_propagate_error (error, g_steal_pointer (&local_error));

@@ -1,29 +1,23 @@
 /*
- * rfk-remote.h: how `rfkill-applet --airplane` asks a running applet to
- * switch airplane mode, so that only one program writes the restore list.
+ * rfk-remote.h: names of the applet's session D-Bus API, shared by the
+ * applet (which serves it) and the CLI (which uses it, so that only one
+ * program writes the restore list while the applet runs).
  *
- * The applet owns APP_ID on the session bus (GApplication) and exports
- * RFK_REMOTE_INTERFACE at RFK_REMOTE_PATH.  Set() returns once the kernel
- * confirmed every change, with the state reached, or fails with the
- * applet's error message.  An applet on another device refuses with
- * org.freedesktop.DBus.Error.InvalidArgs; the CLI then does it itself.
+ * The applet owns APP_ID on the session bus and exports RFK_DBUS_INTERFACE
+ * at RFK_DBUS_PATH; the interface is documented in
+ * data/io.github.rfkill_applet.RfkillApplet.xml.  `--airplane` reads
+ * DevicePath first: an applet on another device is not asked, the CLI
+ * then does the change itself.
  */
 #pragma once
 
-#define RFK_REMOTE_PATH "/io/github/rfkill_applet/RfkillApplet"
-#define RFK_REMOTE_INTERFACE "io.github.rfkill_applet.RfkillApplet.Airplane"
+#define RFK_DBUS_PATH "/io/github/rfkill_applet/RfkillApplet"
+#define RFK_DBUS_INTERFACE APP_ID
 
-/* action: "on", "off" or "toggle"; device: the path the caller uses. */
-#define RFK_REMOTE_XML \
-  "<node>" \
-  "  <interface name='" RFK_REMOTE_INTERFACE "'>" \
-  "    <method name='Set'>" \
-  "      <arg type='s' name='action' direction='in'/>" \
-  "      <arg type='s' name='device' direction='in'/>" \
-  "      <arg type='b' name='enabled' direction='out'/>" \
-  "    </method>" \
-  "  </interface>" \
-  "</node>"
+/* Errors of our own; bad arguments are org.freedesktop.DBus.Error.InvalidArgs. */
+#define RFK_DBUS_ERROR_NO_SUCH_RADIO APP_ID ".Error.NoSuchRadio"
+#define RFK_DBUS_ERROR_NOT_READY APP_ID ".Error.NotReady"
+#define RFK_DBUS_ERROR_FAILED APP_ID ".Error.Failed"
 
 /* The CLI waits this long for the applet (the kernel itself may take up
  * to 5 s per request). */

@@ -2,7 +2,9 @@
  * rfk-applet.c: the GtkApplication that puts it together.
  *
  * One instance per session: GApplication owns APP_ID on the session bus,
- * and a second launch only activates the first (no second icon).
+ * and a second launch only activates the first (no second icon), which
+ * then tells the user it is already running.  The D-Bus API
+ * (rfk-dbus-service.h) is exported before the name is owned.
  */
 #include "config.h"
 
@@ -12,7 +14,9 @@
 #include <libnotify/notify.h>
 
 #include "rfk-applet.h"
-#include "rfk-applet-remote.h"
+#include "rfk-app-notice.h"
+#include "rfk-dbus-service.h"
+#include "rfk-gsd-rfkill.h"
 #include "rfk-indicator.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
@@ -29,8 +33,9 @@ typedef struct
   RfkIndicator *indicator;
   RfkNotifier *notifier;
   RfkNmRadios *nm_radios;
-  GDBusConnection *bus;   /* where the remote interface is exported */
-  guint remote_id;
+  RfkDBusService *service;  /* from dbus_register until shutdown */
+  RfkGsdRfkill *gsd_rfkill;
+  RfkAppNotice *notice;
   guint sigterm_id;
   guint sigint_id;
   int status;
@@ -39,10 +44,9 @@ typedef struct
 static void
 rfk_applet_clear (RfkApplet *applet)
 {
-  if (applet->remote_id != 0)
-    g_dbus_connection_unregister_object (applet->bus, applet->remote_id);
-  applet->remote_id = 0;
-  g_clear_object (&applet->bus);
+  g_clear_object (&applet->notice);
+  g_clear_object (&applet->gsd_rfkill);
+  g_clear_object (&applet->service);
   g_clear_handle_id (&applet->sigterm_id, g_source_remove);
   g_clear_handle_id (&applet->sigint_id, g_source_remove);
   g_clear_object (&applet->nm_radios);
@@ -67,9 +71,13 @@ on_activate (GApplication *app, RfkApplet *applet)
 {
   g_autoptr(GError) error = NULL;
 
-  /* Activated again by a second launch: we are already in the tray. */
+  /* Activated again by a second launch: say so, visibly. */
   if (applet->indicator != NULL)
-    return;
+    {
+      if (applet->notice != NULL)
+        rfk_app_notice_already_running (applet->notice);
+      return;
+    }
 
   applet->manager = rfk_manager_new (applet->device_path);
   applet->settings = rfk_settings_new (applet->manager, &error);
@@ -86,16 +94,17 @@ on_activate (GApplication *app, RfkApplet *applet)
   applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
   rfk_manager_start (applet->manager);
 
-  /* `rfkill-applet --airplane` asks us rather than writing itself. */
-  applet->bus = g_application_get_dbus_connection (app);
-  if (applet->bus != NULL)
+  /* Clients and `rfkill-applet --airplane` go through the model from now
+   * on (no call is dispatched before the main loop runs). */
+  if (applet->service != NULL)
     {
-      g_object_ref (applet->bus);
-      applet->remote_id = rfk_applet_remote_export (applet->bus,
-                                                    applet->manager,
-                                                    &error);
-      if (applet->remote_id == 0)
-        g_warning ("%s", error->message);
+      GDBusConnection *bus = g_application_get_dbus_connection (app);
+
+      rfk_dbus_service_attach (applet->service, applet->manager,
+                               applet->settings);
+      applet->gsd_rfkill = rfk_gsd_rfkill_new (
+        applet->service, bus, rfk_settings_get_gsettings (applet->settings));
+      applet->notice = rfk_app_notice_new (app, bus);
     }
 
   /* No window keeps a tray applet alive; this hold does, until Quit. */
@@ -114,10 +123,72 @@ on_shutdown (GApplication *app, RfkApplet *applet)
     notify_uninit ();
 }
 
+/*
+ * A GtkApplication that exports our API in dbus_register, i.e. before it
+ * asks for its name: a client that sees the name always finds the API.
+ */
+#define RFK_TYPE_APPLICATION (rfk_application_get_type ())
+G_DECLARE_FINAL_TYPE (RfkApplication, rfk_application, RFK, APPLICATION,
+                      GtkApplication)
+
+struct _RfkApplication
+{
+  GtkApplication parent_instance;
+  RfkApplet *applet;
+};
+
+G_DEFINE_FINAL_TYPE (RfkApplication, rfk_application, GTK_TYPE_APPLICATION)
+
+static gboolean
+rfk_application_dbus_register (GApplication *app, GDBusConnection *bus,
+                               const char *object_path, GError **error)
+{
+  RfkApplet *applet = RFK_APPLICATION (app)->applet;
+  g_autoptr (RfkDBusService) service = rfk_dbus_service_new (app);
+
+  if (!G_APPLICATION_CLASS (rfk_application_parent_class)
+         ->dbus_register (app, bus, object_path, error))
+    return FALSE;
+  if (!rfk_dbus_service_export (service, bus, error))
+    return FALSE;
+  g_set_object (&applet->service, service);
+  return TRUE;
+}
+
+/* Also when the name turned out to be taken (a second launch). */
+static void
+rfk_application_dbus_unregister (GApplication *app, GDBusConnection *bus,
+                                 const char *object_path)
+{
+  RfkApplet *applet = RFK_APPLICATION (app)->applet;
+
+  g_clear_object (&applet->notice);
+  g_clear_object (&applet->gsd_rfkill);
+  if (applet->service != NULL)
+    rfk_dbus_service_unexport (applet->service);
+  g_clear_object (&applet->service);
+  G_APPLICATION_CLASS (rfk_application_parent_class)
+    ->dbus_unregister (app, bus, object_path);
+}
+
+static void
+rfk_application_class_init (RfkApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->dbus_register = rfk_application_dbus_register;
+  app_class->dbus_unregister = rfk_application_dbus_unregister;
+}
+
+static void
+rfk_application_init (RfkApplication *self)
+{
+}
+
 int
 rfk_applet_run (const char *device_path, int argc, char **argv)
 {
-  g_autoptr(GtkApplication) app = NULL;
+  g_autoptr(RfkApplication) app = NULL;
   RfkApplet applet = { 0 };
   int status;
 
@@ -129,7 +200,9 @@ rfk_applet_run (const char *device_path, int argc, char **argv)
   g_set_application_name (_("Airplane Mode"));
   applet.device_path = g_strdup (device_path);
 
-  app = gtk_application_new (APP_ID, G_APPLICATION_DEFAULT_FLAGS);
+  app = g_object_new (RFK_TYPE_APPLICATION, "application-id", APP_ID,
+                      "flags", G_APPLICATION_DEFAULT_FLAGS, NULL);
+  app->applet = &applet;
   g_signal_connect (app, "activate", G_CALLBACK (on_activate), &applet);
   g_signal_connect (app, "shutdown", G_CALLBACK (on_shutdown), &applet);
 

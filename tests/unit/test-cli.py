@@ -360,33 +360,43 @@ def corrupt_restore_list_is_shown_and_kept():
 
 
 # A stand-in for the running applet on a private session bus: owns the
-# application id and answers Set() as it is told (rfk-remote.h).
+# application id, serves DevicePath and answers SetAirplaneMode /
+# ToggleAirplaneMode as it is told (data/io.github.rfkill_applet.
+# RfkillApplet.xml).  device "same" serves the CLI's own device.
 FAKE_APPLET = r'''
 import sys
 from gi.repository import Gio, GLib
-answer, log = sys.argv[1], sys.argv[2]
-XML = """<node><interface name='io.github.rfkill_applet.RfkillApplet.Airplane'>
-<method name='Set'><arg type='s' direction='in'/><arg type='s' direction='in'/>
-<arg type='b' direction='out'/></method></interface></node>"""
+answer, log, device = sys.argv[1], sys.argv[2], sys.argv[3]
+XML = """<node><interface name='io.github.rfkill_applet.RfkillApplet'>
+<property name='DevicePath' type='s' access='read'/>
+<method name='SetAirplaneMode'><arg type='b' direction='in'/></method>
+<method name='ToggleAirplaneMode'><arg type='b' direction='out'/></method>
+</interface></node>"""
 def call(conn, sender, path, iface, method, params, inv):
     with open(log, "a") as f:
-        f.write(" ".join(params.unpack()) + "\n")
-    if answer == "ok":
+        f.write(method + " " + repr(params.unpack()) + "\n")
+    if answer != "ok":
+        inv.return_dbus_error("io.github.rfkill_applet.RfkillApplet.Error."
+                              "Failed", answer)
+    elif method == "ToggleAirplaneMode":
         inv.return_value(GLib.Variant("(b)", (True,)))
     else:
-        inv.return_dbus_error("org.freedesktop.DBus.Error.Failed", answer)
+        inv.return_value(None)
+def get(conn, sender, path, iface, name):
+    return GLib.Variant("s", device)
 def acquired(conn, name):
     print("ready", flush=True)
 bus = Gio.bus_get_sync(Gio.BusType.SESSION)
 bus.register_object("/io/github/rfkill_applet/RfkillApplet",
-                    Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call)
+                    Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call,
+                    get, None)
 Gio.bus_own_name_on_connection(bus, "io.github.rfkill_applet.RfkillApplet",
                                0, acquired, None)
 GLib.MainLoop().run()
 '''
 
 
-def with_fake_applet(fake, answer, check):
+def with_fake_applet(fake, answer, check, device=None):
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork",
                             "--print-address"], stdout=subprocess.PIPE,
                            text=True)
@@ -395,7 +405,8 @@ def with_fake_applet(fake, answer, check):
         fake.env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
         log = os.path.join(fake.dir, "calls")
         applet = subprocess.Popen([sys.executable, "-c", FAKE_APPLET,
-                                   answer, log], env=fake.env,
+                                   answer, log, device or fake.sock],
+                                  env=fake.env,
                                   stdout=subprocess.PIPE, text=True)
         assert applet.stdout.readline().strip() == "ready"
         check(log)
@@ -417,7 +428,10 @@ def airplane_asks_the_running_applet():
             assert r.returncode == 0, r.stderr
             assert r.stdout == "Airplane mode is on.\n", r.stdout
             with open(log) as f:
-                assert f.read() == f"on {fake.sock}\n"
+                assert f.read() == "SetAirplaneMode (True,)\n"
+            r = fake.applet("--device", fake.sock, "--airplane", "toggle")
+            assert r.returncode == 0, r.stderr
+            assert r.stdout == "Airplane mode is on.\n", r.stdout
             # The applet is the one writer: we touched nothing.
             assert fake.command("writes").split()[0] == "0"
             assert not os.path.exists(fake.state_file)
@@ -437,6 +451,21 @@ def airplane_reports_the_applets_error():
                 in r.stderr, r.stderr
             assert fake.command("writes").split()[0] == "0"
         with_fake_applet(fake, "the kernel said no", check)
+    finally:
+        fake.close()
+
+
+@test
+def airplane_does_it_itself_when_the_applet_runs_on_another_device():
+    fake = laptop()
+    try:
+        def check(log):
+            r = fake.applet("--device", fake.sock, "--airplane", "on")
+            assert r.returncode == 0, r.stderr
+            assert not os.path.exists(log), "the applet was asked"
+            assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                          "hci0": "off"}
+        with_fake_applet(fake, "ok", check, device="/dev/other-rfkill")
     finally:
         fake.close()
 

@@ -1,0 +1,419 @@
+/*
+ * rfk-dbus-properties.c: property values of the D-Bus API and writes.
+ *
+ * The gsd-style booleans follow gsd's rfkill plugin: "airplane mode" of a
+ * set of radios is "at least one, and none unblocked"; "hardware airplane
+ * mode" is "at least one, and all hard-blocked"; "has" is "at least one".
+ * Our AirplaneMode is the manager's (counted types only), so the menu,
+ * the CLI and every client read the same value.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-dbus-properties.h"
+
+#include "rfk-preferences.h"
+#include "rfk-radio-label.h"
+
+/* What a set of radios looks like, gsd's way. */
+typedef struct {
+  guint present;
+  guint blocked;       /* soft or hard */
+  guint hard_blocked;
+} Tally;
+
+typedef gboolean (*RadioFilter) (const RfkDBusModel *model, guint type);
+
+static gboolean
+is_counted (const RfkDBusModel *model, guint type)
+{
+  return rfk_airplane_policy_counts (
+    rfk_manager_get_airplane_types (model->manager), type);
+}
+
+static gboolean
+is_bluetooth (const RfkDBusModel *model, guint type)
+{
+  return type == RFK_TYPE_BLUETOOTH;
+}
+
+static gboolean
+is_wwan (const RfkDBusModel *model, guint type)
+{
+  return type == RFK_TYPE_WWAN;
+}
+
+static Tally
+tally (const RfkDBusModel *model, RadioFilter filter)
+{
+  GPtrArray *devices = rfk_manager_get_devices (model->manager);
+  Tally t = { 0 };
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *d = g_ptr_array_index (devices, i);
+
+      if (!filter (model, d->type))
+        continue;
+      t.present++;
+      t.blocked += rfk_device_is_blocked (d);
+      t.hard_blocked += d->hard;
+    }
+  return t;
+}
+
+static GVariant *
+all_blocked (const RfkDBusModel *model, RadioFilter filter)
+{
+  Tally t = tally (model, filter);
+
+  return g_variant_new_boolean (t.present > 0 && t.blocked == t.present);
+}
+
+static GVariant *
+all_hard_blocked (const RfkDBusModel *model, RadioFilter filter)
+{
+  Tally t = tally (model, filter);
+
+  return g_variant_new_boolean (t.present > 0
+                                && t.hard_blocked == t.present);
+}
+
+static GVariant *
+any_present (const RfkDBusModel *model, RadioFilter filter)
+{
+  return g_variant_new_boolean (tally (model, filter).present > 0);
+}
+
+static GVariant *
+get_airplane_mode (const RfkDBusModel *model)
+{
+  return g_variant_new_boolean (rfk_manager_get_airplane_mode (model->manager));
+}
+
+static GVariant *
+get_should_show (const RfkDBusModel *model)
+{
+  return g_variant_new_boolean (model->should_show);
+}
+
+static GVariant *
+get_radios (const RfkDBusModel *model)
+{
+  GPtrArray *devices = rfk_manager_get_devices (model->manager);
+  GVariantBuilder radios;
+
+  g_variant_builder_init (&radios, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *d = g_ptr_array_index (devices, i);
+      const char *type = rfk_type_to_string (d->type);
+      g_autofree char *label = rfk_radio_label (d);
+      GVariantBuilder reasons;
+
+      g_variant_builder_init (&reasons, G_VARIANT_TYPE ("as"));
+      if (d->hard && (d->hard_reasons & RFK_HARD_REASON_SIGNAL))
+        g_variant_builder_add (&reasons, "s", "signal");
+      if (d->hard && (d->hard_reasons & RFK_HARD_REASON_NOT_OWNER))
+        g_variant_builder_add (&reasons, "s", "not-owner");
+
+      g_variant_builder_open (&radios, G_VARIANT_TYPE ("a{sv}"));
+      g_variant_builder_add (&radios, "{sv}", "index",
+                             g_variant_new_uint32 (d->idx));
+      g_variant_builder_add (&radios, "{sv}", "type",
+                             g_variant_new_string (type ? type : "unknown"));
+      g_variant_builder_add (&radios, "{sv}", "type-number",
+                             g_variant_new_uint32 (d->type));
+      g_variant_builder_add (&radios, "{sv}", "name",
+                             g_variant_new_string (d->name));
+      g_variant_builder_add (&radios, "{sv}", "label",
+                             g_variant_new_string (label));
+      g_variant_builder_add (&radios, "{sv}", "soft",
+                             g_variant_new_boolean (d->soft));
+      g_variant_builder_add (&radios, "{sv}", "hard",
+                             g_variant_new_boolean (d->hard));
+      g_variant_builder_add (&radios, "{sv}", "reasons",
+                             g_variant_builder_end (&reasons));
+      g_variant_builder_close (&radios);
+    }
+  return g_variant_builder_end (&radios);
+}
+
+static GSettings *
+gsettings (const RfkDBusModel *model)
+{
+  return rfk_settings_get_gsettings (model->settings);
+}
+
+static GVariant *
+get_airplane_types (const RfkDBusModel *model)
+{
+  g_auto (GStrv) types = g_settings_get_strv (gsettings (model),
+                                              "airplane-radio-types");
+
+  return g_variant_new_strv ((const char *const *) types, -1);
+}
+
+static GVariant *
+error_string (const GError *error)
+{
+  return g_variant_new_string (error != NULL ? error->message : "");
+}
+
+static GVariant *
+get_airplane_error (const RfkDBusModel *model)
+{
+  return error_string (rfk_manager_get_airplane_error (model->manager));
+}
+
+static GVariant *
+get_led_rule (const RfkDBusModel *model)
+{
+  return g_variant_new_string (
+    rfk_led_rule_to_string (rfk_preferences_get_led_rule (gsettings (model))));
+}
+
+static GVariant *
+get_led_status (const RfkDBusModel *model)
+{
+  RfkLedController *leds = rfk_settings_get_led_controller (model->settings);
+
+  if (rfk_led_controller_is_pending (leds))
+    return g_variant_new_string ("pending");
+  switch (rfk_led_controller_get_status (leds))
+    {
+    case RFK_AIRPLANE_LIGHT_OWNED:
+      return g_variant_new_string ("owned");
+    case RFK_AIRPLANE_LIGHT_UNSUPPORTED:
+      return g_variant_new_string ("unsupported");
+    case RFK_AIRPLANE_LIGHT_BUSY:
+      return g_variant_new_string ("busy");
+    case RFK_AIRPLANE_LIGHT_UNKNOWN:
+    default:
+      return g_variant_new_string ("kernel");
+    }
+}
+
+static GVariant *
+get_led_error (const RfkDBusModel *model)
+{
+  const char *error = rfk_settings_get_led_error (model->settings);
+
+  return g_variant_new_string (error != NULL ? error : "");
+}
+
+static GVariant *
+get_airplane_light (const RfkDBusModel *model)
+{
+  return g_variant_new_boolean (
+    rfk_manager_get_airplane_light (model->manager));
+}
+
+static GVariant *
+get_device_path (const RfkDBusModel *model)
+{
+  return g_variant_new_string (rfk_manager_get_device_path (model->manager));
+}
+
+static GVariant *
+get_device_state (const RfkDBusModel *model)
+{
+  static const char *const names[] = {
+    [RFK_MANAGER_STATE_STARTING] = "starting",
+    [RFK_MANAGER_STATE_READY] = "ready",
+    [RFK_MANAGER_STATE_NO_DEVICE] = "no-device",
+    [RFK_MANAGER_STATE_NO_PERMISSION] = "no-permission",
+    [RFK_MANAGER_STATE_FAILED] = "failed",
+  };
+  RfkManagerState state = rfk_manager_get_state (model->manager);
+
+  return g_variant_new_string (state < G_N_ELEMENTS (names) ? names[state]
+                                                            : "failed");
+}
+
+static GVariant *
+get_device_error (const RfkDBusModel *model)
+{
+  return error_string (rfk_manager_get_error (model->manager));
+}
+
+/* Writes. */
+
+static void
+set_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
+                                             &error))
+    g_warning ("%s", error->message);
+}
+
+static gboolean
+set_airplane_mode (const RfkDBusModel *model, GVariant *value,
+                   GError **error)
+{
+  rfk_manager_set_airplane_mode_async (model->manager,
+                                       g_variant_get_boolean (value), NULL,
+                                       set_done_cb, NULL);
+  return TRUE;
+}
+
+static void
+block_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
+    g_warning ("%s", error->message);
+}
+
+/* Like gsd's CHANGE_ALL for one type, radio by radio through the manager's
+ * request queue, so that the model sees them as the user's own changes. */
+static gboolean
+set_all_of_type (const RfkDBusModel *model, RadioFilter filter,
+                 GVariant *value)
+{
+  gboolean blocked = g_variant_get_boolean (value);
+  GPtrArray *devices = rfk_manager_get_devices (model->manager);
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *d = g_ptr_array_index (devices, i);
+
+      if (filter (model, d->type) && d->soft != blocked)
+        rfk_manager_set_blocked_async (model->manager, d->idx, blocked, NULL,
+                                       block_done_cb, NULL);
+    }
+  return TRUE;
+}
+
+static gboolean
+set_bluetooth (const RfkDBusModel *model, GVariant *value, GError **error)
+{
+  return set_all_of_type (model, is_bluetooth, value);
+}
+
+static gboolean
+set_wwan (const RfkDBusModel *model, GVariant *value, GError **error)
+{
+  return set_all_of_type (model, is_wwan, value);
+}
+
+static gboolean
+set_airplane_types (const RfkDBusModel *model, GVariant *value,
+                    GError **error)
+{
+  g_autofree const char **types = g_variant_get_strv (value, NULL);
+  guint flags = 0;
+
+  for (gsize i = 0; types[i] != NULL; i++)
+    {
+      RfkType type;
+
+      if (g_str_equal (types[i], "all"))
+        type = RFK_TYPE_ALL;
+      else if (!rfk_type_from_string (types[i], &type))
+        {
+          g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                       _("Unknown radio type “%s”"), types[i]);
+          return FALSE;
+        }
+      flags |= 1u << type;
+    }
+  /* The schema's flags are 1 << type (data/…gschema.xml). */
+  g_settings_set_flags (gsettings (model), "airplane-radio-types", flags);
+  return TRUE;
+}
+
+static gboolean
+set_led_rule (const RfkDBusModel *model, GVariant *value, GError **error)
+{
+  const char *name = g_variant_get_string (value, NULL);
+  g_autoptr (GError) apply_error = NULL;
+  RfkLedRule rule;
+
+  if (!rfk_led_rule_from_string (name, &rule))
+    {
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                   _("Unknown airplane-mode light rule “%s”"), name);
+      return FALSE;
+    }
+  /* A rule the kernel cannot apply is stored all the same, as from the
+   * menu: LedStatus and LedError say why it is not in force. */
+  if (!rfk_settings_choose_led_rule (model->settings, rule, &apply_error))
+    g_debug ("%s", apply_error->message);
+  return TRUE;
+}
+
+typedef GVariant *(*Getter) (const RfkDBusModel *model);
+typedef gboolean (*Setter) (const RfkDBusModel *model, GVariant *value,
+                            GError **error);
+
+/* One row per property; the gsd-style triples use a filter. */
+static const struct {
+  const char *name;
+  Getter get;
+  GVariant *(*get_filtered) (const RfkDBusModel *, RadioFilter);
+  RadioFilter filter;
+  Setter set;
+} properties[] = {
+  { "AirplaneMode", get_airplane_mode, NULL, NULL, set_airplane_mode },
+  { "HardwareAirplaneMode", NULL, all_hard_blocked, is_counted, NULL },
+  { "HasAirplaneMode", NULL, any_present, is_counted, NULL },
+  { "ShouldShowAirplaneMode", get_should_show, NULL, NULL, NULL },
+  { "BluetoothAirplaneMode", NULL, all_blocked, is_bluetooth, set_bluetooth },
+  { "BluetoothHardwareAirplaneMode", NULL, all_hard_blocked, is_bluetooth,
+    NULL },
+  { "BluetoothHasAirplaneMode", NULL, any_present, is_bluetooth, NULL },
+  { "WwanAirplaneMode", NULL, all_blocked, is_wwan, set_wwan },
+  { "WwanHardwareAirplaneMode", NULL, all_hard_blocked, is_wwan, NULL },
+  { "WwanHasAirplaneMode", NULL, any_present, is_wwan, NULL },
+  { "Radios", get_radios, NULL, NULL, NULL },
+  { "AirplaneRadioTypes", get_airplane_types, NULL, NULL,
+    set_airplane_types },
+  { "AirplaneModeError", get_airplane_error, NULL, NULL, NULL },
+  { "LedRule", get_led_rule, NULL, NULL, set_led_rule },
+  { "LedStatus", get_led_status, NULL, NULL, NULL },
+  { "LedError", get_led_error, NULL, NULL, NULL },
+  { "AirplaneLight", get_airplane_light, NULL, NULL, NULL },
+  { "DevicePath", get_device_path, NULL, NULL, NULL },
+  { "DeviceState", get_device_state, NULL, NULL, NULL },
+  { "DeviceError", get_device_error, NULL, NULL, NULL },
+};
+
+GVariant *
+rfk_dbus_property_get (const RfkDBusModel *model, const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (properties); i++)
+    if (g_str_equal (properties[i].name, name))
+      return properties[i].get != NULL
+               ? properties[i].get (model)
+               : properties[i].get_filtered (model, properties[i].filter);
+  return NULL;
+}
+
+gboolean
+rfk_dbus_property_set (const RfkDBusModel *model, const char *name,
+                       GVariant *value, GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (properties); i++)
+    if (g_str_equal (properties[i].name, name) && properties[i].set != NULL)
+      return properties[i].set (model, value, error);
+  g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_PROPERTY_READ_ONLY,
+               _("Property “%s” cannot be written"), name);
+  return FALSE;
+}
+
+gboolean
+rfk_dbus_chassis_shows_airplane_mode (const char *chassis)
+{
+  static const char *const hidden[] = { "desktop", "server", "vm",
+                                        "container" };
+
+  for (gsize i = 0; chassis != NULL && i < G_N_ELEMENTS (hidden); i++)
+    if (g_str_equal (chassis, hidden[i]))
+      return FALSE;
+  return TRUE;
+}

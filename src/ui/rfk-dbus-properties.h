@@ -1,0 +1,36 @@
+/*
+ * rfk-dbus-properties.h: the values of the D-Bus API's properties
+ * (data/io.github.rfkill_applet.RfkillApplet.xml), computed from the model,
+ * and what writing one does.  The same table serves gsd's
+ * org.gnome.SettingsDaemon.Rfkill, whose properties are a subset.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rfk-manager.h"
+#include "rfk-settings.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  RfkManager *manager;
+  RfkSettings *settings;
+  /* gsd's ShouldShowAirplaneMode: FALSE on a desktop, server, vm or
+   * container chassis (systemd-hostnamed), TRUE otherwise. */
+  gboolean should_show;
+} RfkDBusModel;
+
+/* The value of property name, or NULL for a name we do not serve. */
+GVariant *rfk_dbus_property_get (const RfkDBusModel *model, const char *name);
+
+/* Writes a read-write property: checks the value (InvalidArgs naming the
+ * bad part, nothing changed) and starts the change.  The type was already
+ * checked by GDBus against the introspection data. */
+gboolean rfk_dbus_property_set (const RfkDBusModel *model, const char *name,
+                                GVariant *value, GError **error);
+
+/* The chassis names (hostnamed's Chassis) for which gsd hides airplane mode. */
+gboolean rfk_dbus_chassis_shows_airplane_mode (const char *chassis);
+
+G_END_DECLS

@@ -1,0 +1,585 @@
+/*
+ * rfk-dbus-service.c: the session D-Bus API, exported objects and their
+ * PropertiesChanged; property values live in rfk-dbus-properties.c.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rfk-dbus-service.h"
+
+#include "rfk-dbus-properties.h"
+#include "rfk-dbus-resources.h"
+#include "rfk-remote.h"
+
+#define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
+#define HOSTNAMED_NAME "org.freedesktop.hostname1"
+
+typedef struct _AirplaneCall AirplaneCall;
+
+/* One object we serve: its registration and the values last announced. */
+typedef struct {
+  char *path;
+  GDBusInterfaceInfo *interface;
+  guint registration_id;
+  GHashTable *announced;  /* property name -> GVariant */
+} Exported;
+
+struct _RfkDBusService
+{
+  GObject parent_instance;
+
+  GApplication *app;            /* not owned: it owns us */
+  GDBusConnection *connection;  /* owned, while exported */
+  GPtrArray *exported;          /* Exported*; [0] is our API */
+  RfkDBusModel model;           /* manager and settings owned */
+  GCancellable *cancellable;
+  guint sync_id;
+  AirplaneCall *airplane_call;  /* the newest request in flight */
+};
+
+G_DEFINE_FINAL_TYPE (RfkDBusService, rfk_dbus_service, G_TYPE_OBJECT)
+
+static void
+exported_free (Exported *exported)
+{
+  g_free (exported->path);
+  g_dbus_interface_info_unref (exported->interface);
+  g_hash_table_unref (exported->announced);
+  g_free (exported);
+}
+
+GDBusInterfaceInfo *
+rfk_dbus_service_load_interface (const char *file, const char *name)
+{
+  g_autofree char *path = g_strconcat (RESOURCE_DIR, file, NULL);
+  g_autoptr (GBytes) xml = NULL;
+  g_autoptr (GDBusNodeInfo) node = NULL;
+  g_autoptr (GError) error = NULL;
+  GDBusInterfaceInfo *interface;
+
+  /* Both are compiled into the binary: a failure is a build bug. */
+  /* Through the resource itself: a static library's unreferenced
+   * constructor would not be linked in. */
+  xml = g_resource_lookup_data (rfk_dbus_get_resource (), path,
+                                G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  node = g_dbus_node_info_new_for_xml (g_bytes_get_data (xml, NULL), &error);
+  g_assert_no_error (error);
+  interface = g_dbus_node_info_lookup_interface (node, name);
+  g_assert (interface != NULL);
+  g_dbus_interface_info_cache_build (interface);
+  return g_dbus_interface_info_ref (interface);
+}
+
+static gboolean
+attached (RfkDBusService *self)
+{
+  return self->model.manager != NULL;
+}
+
+static gboolean
+ready_or_fail (RfkDBusService *self, GDBusMethodInvocation *invocation)
+{
+  const GError *error;
+
+  if (attached (self)
+      && rfk_manager_get_state (self->model.manager) == RFK_MANAGER_STATE_READY)
+    return TRUE;
+  error = attached (self) ? rfk_manager_get_error (self->model.manager) : NULL;
+  g_dbus_method_invocation_return_dbus_error (
+    invocation, RFK_DBUS_ERROR_NOT_READY,
+    error != NULL ? error->message : _("The rfkill device is not available"));
+  return FALSE;
+}
+
+/* Methods answer when the kernel confirmed, with the manager's reason
+ * otherwise.  An invocation is owned by whoever returns it: handed to the
+ * async callback, never referenced twice. */
+static void
+return_error (GDBusMethodInvocation *invocation, const GError *error)
+{
+  g_dbus_method_invocation_return_dbus_error (invocation,
+                                              RFK_DBUS_ERROR_FAILED,
+                                              error->message);
+}
+
+/*
+ * One airplane-mode request to the manager and every call waiting for it:
+ * calls that ask for the state already being reached join the request in
+ * flight instead of superseding it, so two clients asking for the same
+ * thing both succeed.  A call for the opposite state supersedes it, and
+ * the calls it overrode fail with the manager's reason.
+ */
+struct _AirplaneCall {
+  RfkDBusService *self;     /* owned while in flight */
+  gboolean enable;
+  GPtrArray *invocations;   /* GDBusMethodInvocation*, each returned once */
+};
+
+static void
+airplane_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  AirplaneCall *call = user_data;
+  g_autoptr (GError) error = NULL;
+
+  rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result, &error);
+  if (call->self->airplane_call == call)
+    call->self->airplane_call = NULL;
+  for (guint i = 0; i < call->invocations->len; i++)
+    {
+      GDBusMethodInvocation *invocation = call->invocations->pdata[i];
+
+      if (error != NULL)
+        return_error (invocation, error);
+      /* ToggleAirplaneMode answers with the state reached. */
+      else if (g_str_equal (g_dbus_method_invocation_get_method_name (
+                              invocation), "ToggleAirplaneMode"))
+        g_dbus_method_invocation_return_value (
+          invocation, g_variant_new ("(b)", call->enable));
+      else
+        g_dbus_method_invocation_return_value (invocation, NULL);
+    }
+  g_ptr_array_unref (call->invocations);
+  g_object_unref (call->self);
+  g_free (call);
+}
+
+static void
+set_airplane_mode (RfkDBusService *self, gboolean enable,
+                   GDBusMethodInvocation *invocation)
+{
+  AirplaneCall *call = self->airplane_call;
+
+  if (call != NULL && call->enable == enable)
+    {
+      g_ptr_array_add (call->invocations, invocation);
+      return;
+    }
+  call = g_new0 (AirplaneCall, 1);
+  call->self = g_object_ref (self);
+  call->enable = enable;
+  call->invocations = g_ptr_array_new ();
+  g_ptr_array_add (call->invocations, invocation);
+  self->airplane_call = call;
+  rfk_manager_set_airplane_mode_async (self->model.manager, enable, NULL,
+                                       airplane_done_cb, call);
+}
+
+static void
+radio_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GDBusMethodInvocation *invocation = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
+    return_error (invocation, error);
+  else
+    g_dbus_method_invocation_return_value (invocation, NULL);
+}
+
+static gboolean
+quit_idle_cb (gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+method_call_cb (GDBusConnection *connection, const char *sender,
+                const char *object_path, const char *interface_name,
+                const char *method_name, GVariant *parameters,
+                GDBusMethodInvocation *invocation, gpointer user_data)
+{
+  RfkDBusService *self = user_data;
+  RfkManager *manager = self->model.manager;
+
+  if (g_str_equal (method_name, "Quit"))
+    {
+      g_dbus_method_invocation_return_value (invocation, NULL);
+      /* After the reply is on its way. */
+      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, quit_idle_cb,
+                       g_object_ref (self->app), g_object_unref);
+      return;
+    }
+  if (!ready_or_fail (self, invocation))
+    return;
+
+  if (g_str_equal (method_name, "SetAirplaneMode")
+      || g_str_equal (method_name, "ToggleAirplaneMode"))
+    {
+      gboolean enable;
+
+      if (g_str_equal (method_name, "SetAirplaneMode"))
+        g_variant_get (parameters, "(b)", &enable);
+      else
+        enable = !rfk_manager_get_airplane_mode (manager);
+      set_airplane_mode (self, enable, invocation);
+    }
+  else if (g_str_equal (method_name, "SetRadioBlocked"))
+    {
+      guint32 idx;
+      gboolean blocked;
+
+      g_variant_get (parameters, "(ub)", &idx, &blocked);
+      if (rfk_manager_lookup (manager, idx) == NULL)
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("No radio has index %u"), idx);
+
+          g_dbus_method_invocation_return_dbus_error (
+            invocation, RFK_DBUS_ERROR_NO_SUCH_RADIO, message);
+          return;
+        }
+      rfk_manager_set_blocked_async (manager, idx, blocked, NULL,
+                                     radio_done_cb, invocation);
+    }
+  else
+    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
+                                           G_DBUS_ERROR_UNKNOWN_METHOD,
+                                           _("No method %s"), method_name);
+}
+
+static GVariant *
+get_property_cb (GDBusConnection *connection, const char *sender,
+                 const char *object_path, const char *interface_name,
+                 const char *property_name, GError **error,
+                 gpointer user_data)
+{
+  RfkDBusService *self = user_data;
+  GVariant *value = NULL;
+
+  if (attached (self))
+    value = rfk_dbus_property_get (&self->model, property_name);
+  if (value == NULL)
+    g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
+                 _("The applet is starting"));
+  return value;
+}
+
+static gboolean
+set_property_cb (GDBusConnection *connection, const char *sender,
+                 const char *object_path, const char *interface_name,
+                 const char *property_name, GVariant *value, GError **error,
+                 gpointer user_data)
+{
+  RfkDBusService *self = user_data;
+
+  if (!attached (self))
+    {
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
+                   _("The applet is starting"));
+      return FALSE;
+    }
+  return rfk_dbus_property_set (&self->model, property_name, value, error);
+}
+
+/* Announces what changed since the last announcement, per object: one
+ * PropertiesChanged with the new values only. */
+static void
+announce (RfkDBusService *self, Exported *exported)
+{
+  GDBusPropertyInfo **properties = exported->interface->properties;
+  GVariantBuilder changed;
+  gboolean any = FALSE;
+
+  g_variant_builder_init (&changed, G_VARIANT_TYPE ("a{sv}"));
+  for (guint i = 0; properties != NULL && properties[i] != NULL; i++)
+    {
+      const char *name = properties[i]->name;
+      GVariant *value = g_variant_ref_sink (
+        rfk_dbus_property_get (&self->model, name));
+      GVariant *before = g_hash_table_lookup (exported->announced, name);
+
+      if (before != NULL && g_variant_equal (before, value))
+        {
+          g_variant_unref (value);
+          continue;
+        }
+      /* The first values are the baseline, not a change. */
+      if (before != NULL)
+        {
+          g_variant_builder_add (&changed, "{sv}", name, value);
+          any = TRUE;
+        }
+      g_hash_table_insert (exported->announced, (gpointer) name, value);
+    }
+  if (any && self->connection != NULL && exported->registration_id != 0)
+    g_dbus_connection_emit_signal (self->connection, NULL, exported->path,
+                                   "org.freedesktop.DBus.Properties",
+                                   "PropertiesChanged",
+                                   g_variant_new ("(sa{sv}as)",
+                                                  exported->interface->name,
+                                                  &changed, NULL),
+                                   NULL);
+  else
+    g_variant_builder_clear (&changed);
+}
+
+static gboolean
+sync_cb (gpointer user_data)
+{
+  RfkDBusService *self = user_data;
+
+  self->sync_id = 0;
+  for (guint i = 0; attached (self) && i < self->exported->len; i++)
+    announce (self, g_ptr_array_index (self->exported, i));
+  return G_SOURCE_REMOVE;
+}
+
+/* Many events in one read (a switch, an `unblock all`) are one signal. */
+static void
+schedule_sync (RfkDBusService *self)
+{
+  if (self->sync_id == 0)
+    self->sync_id = g_idle_add (sync_cb, self);
+}
+
+static guint
+register_object (RfkDBusService *self, Exported *exported, GError **error)
+{
+  static const GDBusInterfaceVTable vtable = {
+    method_call_cb, get_property_cb, set_property_cb
+  };
+
+  return g_dbus_connection_register_object (self->connection, exported->path,
+                                            exported->interface, &vtable,
+                                            self, NULL, error);
+}
+
+static Exported *
+exported_new (const char *path, GDBusInterfaceInfo *interface)
+{
+  Exported *exported = g_new0 (Exported, 1);
+
+  exported->path = g_strdup (path);
+  exported->interface = g_dbus_interface_info_ref (interface);
+  exported->announced = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                               (GDestroyNotify) g_variant_unref);
+  return exported;
+}
+
+gboolean
+rfk_dbus_service_add_object (RfkDBusService *self, const char *path,
+                             GDBusInterfaceInfo *interface, GError **error)
+{
+  Exported *exported;
+
+  g_return_val_if_fail (RFK_IS_DBUS_SERVICE (self), FALSE);
+  g_return_val_if_fail (self->connection != NULL, FALSE);
+
+  exported = exported_new (path, interface);
+  exported->registration_id = register_object (self, exported, error);
+  if (exported->registration_id == 0)
+    {
+      exported_free (exported);
+      return FALSE;
+    }
+  g_ptr_array_add (self->exported, exported);
+  if (attached (self))
+    announce (self, exported);  /* its baseline */
+  return TRUE;
+}
+
+static void
+unregister (RfkDBusService *self, Exported *exported)
+{
+  if (exported->registration_id != 0 && self->connection != NULL)
+    g_dbus_connection_unregister_object (self->connection,
+                                         exported->registration_id);
+  exported->registration_id = 0;
+}
+
+void
+rfk_dbus_service_remove_object (RfkDBusService *self, const char *path)
+{
+  g_return_if_fail (RFK_IS_DBUS_SERVICE (self));
+
+  for (guint i = 1; i < self->exported->len; i++)
+    {
+      Exported *exported = g_ptr_array_index (self->exported, i);
+
+      if (g_str_equal (exported->path, path))
+        {
+          unregister (self, exported);
+          g_ptr_array_remove_index (self->exported, i);
+          return;
+        }
+    }
+}
+
+gboolean
+rfk_dbus_service_export (RfkDBusService *self, GDBusConnection *connection,
+                         GError **error)
+{
+  GDBusInterfaceInfo *interface;
+  Exported *exported;
+
+  g_return_val_if_fail (RFK_IS_DBUS_SERVICE (self), FALSE);
+  g_return_val_if_fail (self->connection == NULL, FALSE);
+
+  self->connection = g_object_ref (connection);
+  interface = rfk_dbus_service_load_interface (RFK_DBUS_INTERFACE ".xml",
+                                               RFK_DBUS_INTERFACE);
+  exported = exported_new (RFK_DBUS_PATH, interface);
+  g_dbus_interface_info_unref (interface);
+  exported->registration_id = register_object (self, exported, error);
+  if (exported->registration_id == 0)
+    {
+      exported_free (exported);
+      g_clear_object (&self->connection);
+      return FALSE;
+    }
+  g_ptr_array_insert (self->exported, 0, exported);
+  return TRUE;
+}
+
+void
+rfk_dbus_service_unexport (RfkDBusService *self)
+{
+  g_return_if_fail (RFK_IS_DBUS_SERVICE (self));
+
+  for (guint i = 0; i < self->exported->len; i++)
+    unregister (self, g_ptr_array_index (self->exported, i));
+  g_ptr_array_set_size (self->exported, 0);
+  g_clear_object (&self->connection);
+}
+
+/* gsd reads the chassis once at start; so do we, without blocking. */
+static void
+chassis_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GVariant) chassis = NULL;
+  RfkDBusService *self;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                         &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = RFK_DBUS_SERVICE (user_data);
+  if (reply == NULL)
+    {
+      g_debug ("No chassis from %s: %s", HOSTNAMED_NAME, error->message);
+      return;
+    }
+  g_variant_get (reply, "(v)", &chassis);
+  if (g_variant_is_of_type (chassis, G_VARIANT_TYPE_STRING))
+    self->model.should_show = rfk_dbus_chassis_shows_airplane_mode (
+      g_variant_get_string (chassis, NULL));
+  schedule_sync (self);
+}
+
+static void
+system_bus_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusConnection) bus = g_bus_get_finish (result, &error);
+  RfkDBusService *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = RFK_DBUS_SERVICE (user_data);
+  if (bus == NULL)
+    {
+      g_debug ("No system bus for the chassis: %s", error->message);
+      return;
+    }
+  g_dbus_connection_call (bus, HOSTNAMED_NAME, "/org/freedesktop/hostname1",
+                          "org.freedesktop.DBus.Properties", "Get",
+                          g_variant_new ("(ss)", HOSTNAMED_NAME, "Chassis"),
+                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE,
+                          10000, self->cancellable, chassis_cb, self);
+}
+
+static void
+on_settings_changed (GSettings *settings, const char *key,
+                     RfkDBusService *self)
+{
+  schedule_sync (self);
+}
+
+void
+rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
+                         RfkSettings *settings)
+{
+  static const char *const manager_signals[] = {
+    "device-added", "device-removed", "device-changed",
+    "airplane-mode-changed", "airplane-light-changed",
+    "airplane-error-changed", "state-changed",
+  };
+
+  g_return_if_fail (RFK_IS_DBUS_SERVICE (self));
+  g_return_if_fail (!attached (self));
+
+  self->model.manager = g_object_ref (manager);
+  self->model.settings = g_object_ref (settings);
+  for (gsize i = 0; i < G_N_ELEMENTS (manager_signals); i++)
+    g_signal_connect_swapped (manager, manager_signals[i],
+                              G_CALLBACK (schedule_sync), self);
+  g_signal_connect_swapped (settings, "led-changed",
+                            G_CALLBACK (schedule_sync), self);
+  /* airplane-radio-types changes what counts without another signal. */
+  g_signal_connect (rfk_settings_get_gsettings (settings), "changed",
+                    G_CALLBACK (on_settings_changed), self);
+  g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, system_bus_cb, self);
+  sync_cb (self);  /* the baseline */
+}
+
+static void
+rfk_dbus_service_dispose (GObject *object)
+{
+  RfkDBusService *self = RFK_DBUS_SERVICE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->connection != NULL)
+    rfk_dbus_service_unexport (self);
+  g_clear_handle_id (&self->sync_id, g_source_remove);
+  if (self->model.manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->model.manager, self);
+  if (self->model.settings != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->model.settings, self);
+      g_signal_handlers_disconnect_by_data (
+        rfk_settings_get_gsettings (self->model.settings), self);
+    }
+  g_clear_object (&self->model.manager);
+  g_clear_object (&self->model.settings);
+  G_OBJECT_CLASS (rfk_dbus_service_parent_class)->dispose (object);
+}
+
+static void
+rfk_dbus_service_finalize (GObject *object)
+{
+  RfkDBusService *self = RFK_DBUS_SERVICE (object);
+
+  g_ptr_array_unref (self->exported);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (rfk_dbus_service_parent_class)->finalize (object);
+}
+
+static void
+rfk_dbus_service_class_init (RfkDBusServiceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rfk_dbus_service_dispose;
+  G_OBJECT_CLASS (klass)->finalize = rfk_dbus_service_finalize;
+}
+
+static void
+rfk_dbus_service_init (RfkDBusService *self)
+{
+  self->exported = g_ptr_array_new_with_free_func ((GDestroyNotify) exported_free);
+  self->cancellable = g_cancellable_new ();
+  /* Unknown chassis: shown, as gsd does. */
+  self->model.should_show = TRUE;
+}
+
+RfkDBusService *
+rfk_dbus_service_new (GApplication *app)
+{
+  RfkDBusService *self = g_object_new (RFK_TYPE_DBUS_SERVICE, NULL);
+
+  self->app = app;
+  return self;
+}
