@@ -24,9 +24,16 @@ test_radio_labels (void)
   RfkDevice v1 = { .idx = 2, .type = RFK_TYPE_WWAN, .hard = TRUE,
                    .name = (char *) "wwan0" };
   RfkDevice odd = { .idx = 3, .type = 200, .name = (char *) "x" };
-  g_autofree char *a = rfk_radio_menu_label (&wifi);
-  g_autofree char *b = rfk_radio_menu_label (&bt);
-  g_autofree char *c = rfk_radio_menu_label (&v1);
+  RfkDevice ideapad = { .idx = 4, .type = RFK_TYPE_WLAN, .hard = TRUE,
+                        .hard_reasons = RFK_HARD_REASON_SIGNAL,
+                        .name = (char *) "ideapad_wlan" };
+  RfkRadioFacts ideapad_facts = { .type = RFK_TYPE_WLAN, .name = "ideapad_wlan",
+                                  .parent_subsystem = "platform",
+                                  .parent_driver = "ideapad_acpi" };
+  g_autofree char *a = rfk_radio_menu_label (&wifi, NULL);
+  g_autofree char *b = rfk_radio_menu_label (&bt, NULL);
+  g_autofree char *c = rfk_radio_menu_label (&v1, NULL);
+  g_autofree char *f = rfk_radio_menu_label (&ideapad, &ideapad_facts);
   g_autofree char *d = rfk_radio_label (&odd);
   g_autofree char *e = rfk_radio_label (&bt);
 
@@ -35,6 +42,9 @@ test_radio_labels (void)
   /* V1 kernels: hard without a reason. */
   g_assert_cmpstr (c, ==, "Mobile broadband (wwan0) — blocked");
   g_assert_cmpstr (d, ==, "Unknown radio (x)");
+  /* With udev's facts: the name for people, then the reason. */
+  g_assert_cmpstr (f, ==,
+                   "Wi-Fi switch (laptop, ideapad_wlan) — blocked: hardware switch");
   /* Notifications name the radio without the reason. */
   g_assert_cmpstr (e, ==, "Bluetooth (hci0)");
 }

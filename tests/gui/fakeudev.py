@@ -1,0 +1,46 @@
+"""A fake /sys and udev database for the applet: umockdev's testbed.
+
+The device trees in udev/*.umockdev are real laptops' layouts in the
+format `umockdev-record` writes ('#' lines are our comments, stripped
+before loading).  The applet sees them through umockdev's preload
+library, which redirects /sys and udev's netlink socket into the
+testbed; nothing else in the session is affected.
+"""
+import os
+
+import gi
+gi.require_version('UMockdev', '1.0')
+from gi.repository import UMockdev  # noqa: E402
+
+import guitest as gt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PRELOAD = 'libumockdev-preload.so.0'
+
+
+class Testbed:
+    def __init__(self, fixture):
+        self.testbed = UMockdev.Testbed.new()
+        path = os.path.join(HERE, 'udev', fixture + '.umockdev')
+        with open(path) as f:
+            text = ''.join(line for line in f if not line.startswith('#')).strip()
+        gt.check(self.testbed.add_from_string(text + '\n'),
+                 f'umockdev could not load {path}')
+
+    def env(self):
+        """What the applet needs to see the testbed instead of /sys.
+        RFKILL_SYSFS_ROOT empty: names come from /sys/class/rfkill too."""
+        preload = os.environ.get('LD_PRELOAD', '')
+        return {'LD_PRELOAD': f'{PRELOAD} {preload}'.strip(),
+                'UMOCKDEV_DIR': self.testbed.get_root_dir(),
+                'RFKILL_SYSFS_ROOT': ''}
+
+    def add(self, text):
+        """Adds devices (umockdev-record text); returns the first sysfs path."""
+        return self.testbed.add_from_string(text)
+
+    def uevent(self, devpath, action):
+        self.testbed.uevent('/sys' + devpath, action)
+
+    def remove(self, devpath):
+        self.testbed.remove_device('/sys' + devpath)
