@@ -220,20 +220,24 @@ on_led_toggled (GtkCheckMenuItem *item, RfkMenu *self)
  * Every type checked again is "all", the default, which also counts
  * types a newer kernel adds.
  */
+static guint counted_type_flags (RfkMenu *self);
+static guint present_type_flags (RfkMenu *self);
+
 static void
 on_type_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   GSettings *gsettings = rfk_settings_get_gsettings (self->settings);
   guint type = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-type"));
-  guint32 mask = rfk_preferences_get_airplane_types (gsettings);
-  guint flags = mask == RFK_AIRPLANE_TYPES_ALL ? KNOWN_TYPE_FLAGS
-                                               : mask & KNOWN_TYPE_FLAGS;
-
   /* Flip what the setting says, not the mark (as for radios). */
-  flags ^= 1u << type;
-  if ((flags & KNOWN_TYPE_FLAGS) == KNOWN_TYPE_FLAGS)
-    flags = ALL_TYPES_FLAG;
-  if (flags != 0)
+  guint flags = counted_type_flags (self) ^ (1u << type);
+
+  /* The item is insensitive then, but a dbusmenu Event still arrives. */
+  if ((flags & present_type_flags (self)) == 0)
+    g_debug ("Airplane mode must switch off some radio here: %s stays",
+             rfk_type_to_string (type));
+  else if ((flags & KNOWN_TYPE_FLAGS) == KNOWN_TYPE_FLAGS)
+    g_settings_set_flags (gsettings, "airplane-radio-types", ALL_TYPES_FLAG);
+  else
     g_settings_set_flags (gsettings, "airplane-radio-types", flags);
   rfk_menu_queue_sync (self);
 }
@@ -428,12 +432,11 @@ counted_type_flags (RfkMenu *self)
  * be unchecked: airplane mode would then switch off none of the radios
  * here (and empty flags read as "all").
  */
-static void
-sync_airplane_types (RfkMenu *self)
+static guint
+present_type_flags (RfkMenu *self)
 {
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
-  guint present = 0, counted = counted_type_flags (self);
-  guint counted_present;
+  guint present = 0;
 
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
@@ -442,8 +445,14 @@ sync_airplane_types (RfkMenu *self)
       if (device->type < RFK_TYPE_COUNT)
         present |= 1u << device->type;
     }
-  present &= KNOWN_TYPE_FLAGS;
-  counted_present = counted & present;
+  return present & KNOWN_TYPE_FLAGS;
+}
+
+static void
+sync_airplane_types (RfkMenu *self)
+{
+  guint present = present_type_flags (self), counted = counted_type_flags (self);
+  guint counted_present = counted & present;
 
   for (guint type = RFK_TYPE_ALL + 1; type < RFK_TYPE_COUNT; type++)
     {
