@@ -9,7 +9,10 @@ testbed; nothing else in the session is affected.
 import os
 
 import gi
-gi.require_version('UMockdev', '1.0')
+try:
+    gi.require_version('UMockdev', '1.0')
+except ValueError:
+    raise SystemExit('FAIL: no UMockdev typelib: apt-get install gir1.2-umockdev-1.0 umockdev')
 from gi.repository import UMockdev  # noqa: E402
 
 import guitest as gt  # noqa: E402
@@ -20,6 +23,10 @@ PRELOAD = 'libumockdev-preload.so.0'
 
 class Testbed:
     def __init__(self, fixture):
+        gt.check(any(os.path.exists(os.path.join(d, PRELOAD))
+                     for d in ('/usr/lib/x86_64-linux-gnu', '/usr/lib64', '/usr/lib')
+                     + tuple(os.environ.get('LD_LIBRARY_PATH', '').split(':'))),
+                 f'no {PRELOAD}: apt-get install umockdev')
         self.testbed = UMockdev.Testbed.new()
         path = os.path.join(HERE, 'udev', fixture + '.umockdev')
         with open(path) as f:
