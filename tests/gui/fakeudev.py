@@ -7,6 +7,7 @@ library, which redirects /sys and udev's netlink socket into the
 testbed; nothing else in the session is affected.
 """
 import os
+import sys
 
 import gi
 try:
@@ -19,6 +20,18 @@ import guitest as gt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRELOAD = 'libumockdev-preload.so.0'
+
+
+def preload_self():
+    """Runs this test script again under the preload library.  Only then
+    can it send uevents: umockdev's sender resolves the device's /sys
+    path through the preload, like the receiving applet does.  Call it
+    first thing, before anything is started."""
+    if PRELOAD in os.environ.get('LD_PRELOAD', ''):
+        return
+    env = dict(os.environ)
+    env['LD_PRELOAD'] = f'{PRELOAD} {env.get("LD_PRELOAD", "")}'.strip()
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
 
 class Testbed:
@@ -38,7 +51,9 @@ class Testbed:
         """What the applet needs to see the testbed instead of /sys.
         RFKILL_SYSFS_ROOT empty: names come from /sys/class/rfkill too."""
         preload = os.environ.get('LD_PRELOAD', '')
-        return {'LD_PRELOAD': f'{PRELOAD} {preload}'.strip(),
+        if PRELOAD not in preload:
+            preload = f'{PRELOAD} {preload}'.strip()
+        return {'LD_PRELOAD': preload,
                 'UMOCKDEV_DIR': self.testbed.get_root_dir(),
                 'RFKILL_SYSFS_ROOT': ''}
 

@@ -30,6 +30,9 @@ SCENARIOS = {
         # ideapad_laptop on models without a slider: a hard block on its
         # switch that the Wi-Fi card does not feel.
         stuck_switch='ideapad_wlan',
+        # The Wi-Fi card's bus device and interface, for the rename.
+        card='/devices/pci0000:00/0000:00:02.2/0000:02:00.0',
+        interface='wlp2s0',
     ),
     'thinkpad': dict(
         fixture='thinkpad-t480',
@@ -41,9 +44,17 @@ SCENARIOS = {
                        'Mobile broadband switch (laptop, tpacpi_wwan_sw)'],
         # No modem fitted, or disabled in the BIOS: hard-blocked for good.
         stuck_switch='tpacpi_wwan_sw',
+        card='/devices/pci0000:00/0000:00:1c.6/0000:03:00.0',
+        interface='wlp3s0',
     ),
 }
 SCENARIO = SCENARIOS[sys.argv[1] if len(sys.argv) > 1 else 'ideapad']
+
+
+def netdev(card, name):
+    """A wlan interface of the card's phy0, as umockdev-record writes it."""
+    return (f'P: {card}/net/{name}\nE: SUBSYSTEM=net\nE: DEVTYPE=wlan\n'
+            f'E: INTERFACE={name}\nA: phy80211/name=phy0\n')
 
 
 def labels(entries):
@@ -122,6 +133,19 @@ def test(logdir):
         log('icon with the slider off:', icon_hw)
         fake.set_hard_all(False)
         wait_for(lambda: item.props()['IconName'] == icon_on, 5, 'the icon back')
+
+        # The interface is renamed (as udev renames wlan0 to its
+        # predictable name, here the other way round): the label follows
+        # udev's event, with no rfkill event at all.
+        card, old = SCENARIO['card'], SCENARIO['interface']
+        testbed.remove(f'{card}/net/{old}')
+        check(testbed.add(netdev(card, 'wlan0')), 'umockdev took the new interface')
+        testbed.uevent(f'{card}/net/wlan0', 'move')
+        renamed = radio_labels[0].replace(f'({old})', '(wlan0)')
+        try:
+            wait_for(lambda: renamed in labels(item.entries()), 5, renamed)
+        except gt.TestFailure as f:
+            raise gt.TestFailure(f'{f}: {labels(item.entries())}')
     finally:
         applet.stop()
         fake.stop()
@@ -129,4 +153,5 @@ def test(logdir):
 
 
 if __name__ == '__main__':
+    fakeudev.preload_self()
     gt.run(test)
