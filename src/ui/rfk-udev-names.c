@@ -180,6 +180,11 @@ static void
 on_uevent (GUdevClient *client, const char *action, GUdevDevice *device,
            RfkUdevNames *self)
 {
+  /* Wired, bridge and container interfaces come and go: only Wi-Fi
+   * interfaces name radios. */
+  if (g_strcmp0 (g_udev_device_get_subsystem (device), "net") == 0 &&
+      g_strcmp0 (g_udev_device_get_devtype (device), "wlan") != 0)
+    return;
   /* Cheap to rebuild: a few sysfs reads per radio on the next sync. */
   g_hash_table_remove_all (self->entries);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
