@@ -364,6 +364,7 @@ sync_radios (RfkMenu *self)
     {
       if (rfk_manager_lookup (self->manager, GPOINTER_TO_UINT (key)) == NULL)
         {
+          rfk_udev_names_forget (self->names, GPOINTER_TO_UINT (key));
           gtk_widget_destroy (value);
           g_hash_table_iter_remove (&iter);
         }

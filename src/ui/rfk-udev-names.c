@@ -176,6 +176,13 @@ rfk_udev_names_lookup (RfkUdevNames *self, const RfkDevice *device)
   return &entry->facts;
 }
 
+void
+rfk_udev_names_forget (RfkUdevNames *self, guint32 idx)
+{
+  g_return_if_fail (RFK_IS_UDEV_NAMES (self));
+  g_hash_table_remove (self->entries, GUINT_TO_POINTER (idx));
+}
+
 static void
 on_uevent (GUdevClient *client, const char *action, GUdevDevice *device,
            RfkUdevNames *self)

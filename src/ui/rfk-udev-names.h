@@ -25,6 +25,9 @@ RfkUdevNames *rfk_udev_names_new (void);
 const RfkRadioFacts *rfk_udev_names_lookup (RfkUdevNames *self,
                                             const RfkDevice *device);
 
+/* The radio is gone: drop its facts. */
+void rfk_udev_names_forget (RfkUdevNames *self, guint32 idx);
+
 G_END_DECLS
 
 /* Signals: "changed" ()  udev reported a radio, interface or device
