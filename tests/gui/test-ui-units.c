@@ -85,6 +85,27 @@ test_icon_names (void)
     }
 }
 
+/* Passive (hidden by panels) while nothing can be switched; active when
+ * radios may be there but cannot be read, so the menu can say why. */
+static void
+test_status (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("rfk-status-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-rfkill", NULL);
+  g_autoptr(RfkManager) manager = rfk_manager_new (missing);
+
+  g_assert_cmpint (rfk_indicator_status_for (manager), ==,
+                   APP_INDICATOR_STATUS_PASSIVE);
+  rfk_manager_start (manager);
+  g_assert_cmpint (rfk_manager_get_state (manager), ==, RFK_MANAGER_STATE_NO_DEVICE);
+  g_assert_cmpint (rfk_indicator_status_for (manager), ==,
+                   APP_INDICATOR_STATUS_PASSIVE);
+  /* The icon without radios, in case a panel shows passive items. */
+  g_assert_cmpint (rfk_indicator_state_for (manager, NULL), ==, RFK_ICON_NO_SUPPORT);
+  g_clear_object (&manager);
+  g_rmdir (dir);
+}
+
 static void
 test_autostart (void)
 {
@@ -156,6 +177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/radio-labels", test_radio_labels);
   g_test_add_func ("/ui/airplane-types", test_types_to_mask);
   g_test_add_func ("/ui/icon-names", test_icon_names);
+  g_test_add_func ("/ui/status", test_status);
   g_test_add_func ("/ui/autostart", test_autostart);
   g_test_add_func ("/ui/autostart-error", test_autostart_error);
   status = g_test_run ();
