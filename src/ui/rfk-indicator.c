@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <libayatana-appindicator/app-indicator.h>
 
+#include "rfk-hardware-airplane.h"
 #include "rfk-indicator.h"
 
 /*
@@ -42,12 +43,38 @@ struct _RfkIndicator
   RfkMenu *menu;            /* owned */
   AppIndicator *indicator;  /* owned */
   RfkIconState shown;
+  AppIndicatorStatus shown_status;
 };
 
 G_DEFINE_FINAL_TYPE (RfkIndicator, rfk_indicator, G_TYPE_OBJECT)
 
+/* Whether a switch holds the radios airplane mode counts (the rule and
+ * its reasons: rfk-hardware-airplane.h), with udev telling laptop
+ * switches from radios. */
+static gboolean
+switch_holds_airplane_mode (RfkManager *manager, RfkUdevNames *names)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+  g_autofree RfkSwitchRadio *radios = g_new0 (RfkSwitchRadio, devices->len);
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const RfkDevice *device = g_ptr_array_index (devices, i);
+      const RfkRadioFacts *facts = names != NULL
+                                     ? rfk_udev_names_lookup (names, device)
+                                     : NULL;
+
+      radios[i].type = device->type;
+      radios[i].hard_by_switch = rfk_device_hard_by_switch (device);
+      radios[i].platform_switch = facts != NULL &&
+        rfk_radio_facts_role (facts) == RFK_RADIO_ROLE_PLATFORM_SWITCH;
+    }
+  return rfk_hardware_airplane_mode (radios, devices->len,
+                                     rfk_manager_get_airplane_types (manager));
+}
+
 RfkIconState
-rfk_indicator_state_for (RfkManager *manager)
+rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 {
   GPtrArray *devices = rfk_manager_get_devices (manager);
 
@@ -55,7 +82,7 @@ rfk_indicator_state_for (RfkManager *manager)
       devices == NULL || devices->len == 0)
     return RFK_ICON_NO_SUPPORT;
   /* A switch outranks airplane mode: software cannot undo it. */
-  if (rfk_manager_get_hardware_blocked (manager))
+  if (switch_holds_airplane_mode (manager, names))
     return RFK_ICON_HARDWARE_SWITCH;
   if (rfk_manager_get_airplane_mode (manager))
     return RFK_ICON_AIRPLANE_MODE;
@@ -72,11 +99,48 @@ rfk_indicator_icon_name (RfkIconState state, GtkIconTheme *theme)
   return icons[state].own_name;
 }
 
+AppIndicatorStatus
+rfk_indicator_status_for (RfkManager *manager)
+{
+  GPtrArray *devices = rfk_manager_get_devices (manager);
+
+  switch (rfk_manager_get_state (manager))
+    {
+    case RFK_MANAGER_STATE_READY:
+      return devices != NULL && devices->len > 0 ? APP_INDICATOR_STATUS_ACTIVE
+                                                 : APP_INDICATOR_STATUS_PASSIVE;
+    case RFK_MANAGER_STATE_STARTING:
+    case RFK_MANAGER_STATE_NO_DEVICE:
+      /* No /dev/rfkill: a kernel without radios (a VM, a desktop). */
+      return APP_INDICATOR_STATUS_PASSIVE;
+    case RFK_MANAGER_STATE_NO_PERMISSION:
+    case RFK_MANAGER_STATE_FAILED:
+    default:
+      /* Radios may be there; the menu says what went wrong. */
+      return APP_INDICATOR_STATUS_ACTIVE;
+    }
+}
+
+/* Passive like gsd's ShouldShowAirplaneMode: with nothing to switch, the
+ * panel hides the icon; it comes back with the first radio. */
+static void
+update_status (RfkIndicator *self)
+{
+  AppIndicatorStatus status = rfk_indicator_status_for (self->manager);
+
+  if (status == self->shown_status)
+    return;
+  self->shown_status = status;
+  app_indicator_set_status (self->indicator, status);
+}
+
 static void
 update_icon (RfkIndicator *self, gboolean force)
 {
-  RfkIconState state = rfk_indicator_state_for (self->manager);
+  RfkIconState state = rfk_indicator_state_for (self->manager,
+                                                rfk_menu_get_names (self->menu));
 
+  update_status (self);
   if (state == self->shown && !force)
     return;
   self->shown = state;
@@ -141,8 +205,10 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   app_indicator_set_menu (self->indicator, rfk_menu_get_menu (menu));
   app_indicator_set_secondary_activate_target (self->indicator,
                                                rfk_menu_get_airplane_item (menu));
+  /* Set once here (ayatana's default is passive), then kept in step. */
+  self->shown_status = rfk_indicator_status_for (manager);
+  app_indicator_set_status (self->indicator, self->shown_status);
   update_icon (self, TRUE);
-  app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
 
   g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
   g_signal_connect_swapped (gtk_icon_theme_get_default (), "changed",

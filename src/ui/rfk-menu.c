@@ -3,8 +3,10 @@
 
 #include <glib/gi18n.h>
 
+#include "rfk-airplane-policy.h"
 #include "rfk-autostart.h"
 #include "rfk-menu.h"
+#include "rfk-preferences.h"
 #include "rfk-radio-label.h"
 
 /*
@@ -37,6 +39,11 @@ static const struct
   { RFK_LED_RULE_NEVER, N_("Always off") },
 };
 
+/* Every type the airplane-radio-types flags can name (1 << type). */
+#define KNOWN_TYPE_FLAGS (((1u << RFK_TYPE_COUNT) - 1) & ~(1u << RFK_TYPE_ALL))
+/* The flag that stands for every type, newer ones included ("all"). */
+#define ALL_TYPES_FLAG (1u << RFK_TYPE_ALL)
+
 struct _RfkMenu
 {
   GObject parent_instance;
@@ -44,11 +51,16 @@ struct _RfkMenu
   GApplication *app;         /* owned */
   RfkManager *manager;       /* owned */
   RfkSettings *settings;     /* owned */
+  RfkUdevNames *names;       /* owned */
 
   GtkMenu *menu;             /* owned (ref_sink); owns every item below */
   GtkWidget *airplane_item;
   GtkWidget *first_separator;
   GtkWidget *status_item;    /* "No radios" and the like; after the radios */
+  GtkWidget *switch_separator; /* laptop switches: shown when there are any */
+  GtkWidget *switch_header;  /* "Laptop switches"; their items follow it */
+  GtkWidget *types_item;     /* "Airplane mode turns off" */
+  GtkWidget *type_items[RFK_TYPE_COUNT]; /* check item per type, [ALL] NULL */
   GtkWidget *led_items[G_N_ELEMENTS (led_rules)];
   GtkWidget *led_separator;  /* shown with led_status_item only */
   GtkWidget *led_status_item;
@@ -84,6 +96,27 @@ set_active_quietly (GtkWidget *item, gboolean active, gpointer handler)
   gtk_check_menu_item_set_active (check, active);
   g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                      handler, NULL);
+}
+
+/*
+ * A label that is text, not a mnemonic: kernel names have underscores
+ * (tpacpi_bluetooth_sw).  Turning use-underline off is not enough: the
+ * dbusmenu exporter sends the label as it is and panels read a single
+ * "_" as a mnemonic.  So the item keeps use-underline and every "_" is
+ * doubled, which GTK and dbusmenu clients alike show as one "_".
+ */
+static char *
+text_as_label (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '_')
+        g_string_append_c (out, '_');
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* GTK notifies (and dbusmenu sends) a label even when it is unchanged. */
@@ -180,6 +213,35 @@ on_led_toggled (GtkCheckMenuItem *item, RfkMenu *self)
   /* "led-changed" queued a sync that shows the rule really in force. */
 }
 
+/*
+ * Writes the setting; rfk-settings.c hands it to the manager, which keeps
+ * the restore list of an airplane mode in force (a type no longer counted
+ * stays as it is until airplane mode ends, then comes back like the rest).
+ * Every type checked again is "all", the default, which also counts
+ * types a newer kernel adds.
+ */
+static guint counted_type_flags (RfkMenu *self);
+static guint present_type_flags (RfkMenu *self);
+
+static void
+on_type_toggled (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  GSettings *gsettings = rfk_settings_get_gsettings (self->settings);
+  guint type = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-type"));
+  /* Flip what the setting says, not the mark (as for radios). */
+  guint flags = counted_type_flags (self) ^ (1u << type);
+
+  /* The item is insensitive then, but a dbusmenu Event still arrives. */
+  if ((flags & present_type_flags (self)) == 0)
+    g_debug ("Airplane mode must switch off some radio here: %s stays",
+             rfk_type_to_string (type));
+  else if ((flags & KNOWN_TYPE_FLAGS) == KNOWN_TYPE_FLAGS)
+    g_settings_set_flags (gsettings, "airplane-radio-types", ALL_TYPES_FLAG);
+  else
+    g_settings_set_flags (gsettings, "airplane-radio-types", flags);
+  rfk_menu_queue_sync (self);
+}
+
 static void
 on_autostart_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
@@ -208,7 +270,8 @@ append_item (RfkMenu *self, GtkWidget *item)
 static GtkWidget *
 new_radio_item (RfkMenu *self, guint32 idx)
 {
-  GtkWidget *item = gtk_check_menu_item_new_with_label ("");
+  /* Labels are set escaped (text_as_label()). */
+  GtkWidget *item = gtk_check_menu_item_new_with_mnemonic ("");
 
   g_object_set_data (G_OBJECT (item), "rfk-idx", GUINT_TO_POINTER (idx));
   g_signal_connect (item, "toggled", G_CALLBACK (on_radio_toggled), self);
@@ -244,6 +307,45 @@ child_position (GtkMenu *menu, GtkWidget *child)
   return g_list_index (children, child);
 }
 
+/* Puts a radio's item at position, creating it the first time. */
+static GtkWidget *
+place_radio_item (RfkMenu *self, const RfkDevice *device, int position)
+{
+  GtkWidget *item = g_hash_table_lookup (self->radio_items,
+                                         GUINT_TO_POINTER (device->idx));
+
+  if (item == NULL)
+    {
+      item = new_radio_item (self, device->idx);
+      gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, position);
+      g_hash_table_insert (self->radio_items,
+                           GUINT_TO_POINTER (device->idx), item);
+    }
+  else if (child_position (self->menu, item) != position)
+    {
+      /* Sorting may move a radio whose idx was reused for another, and
+       * udev may tell a radio from a laptop switch only later. */
+      gtk_menu_reorder_child (self->menu, item, position);
+    }
+  return item;
+}
+
+static void
+sync_radio_item (RfkMenu *self, GtkWidget *item, const RfkDevice *device,
+                 const RfkRadioFacts *facts, gboolean ready)
+{
+  g_autofree char *text = rfk_radio_menu_label (device, facts);
+  g_autofree char *label = text_as_label (text);
+
+  set_label_if_changed (item, label);
+  set_active_quietly (item, !rfk_device_is_blocked (device),
+                      on_radio_toggled);
+  /* A hard block cannot be undone from here; the label says why. */
+  set_sensitive_if_changed (item, ready && !device->hard);
+}
+
+static void sync_airplane_types (RfkMenu *self);
+
 static void
 sync_radios (RfkMenu *self)
 {
@@ -253,7 +355,8 @@ sync_radios (RfkMenu *self)
   const GError *airplane_error;
   GHashTableIter iter;
   gpointer key, value;
-  int base;
+  int position;
+  guint n_switches = 0;
 
   /* Drop items whose radio is gone (DEL, or the device went away). */
   g_hash_table_iter_init (&iter, self->radio_items);
@@ -261,39 +364,40 @@ sync_radios (RfkMenu *self)
     {
       if (rfk_manager_lookup (self->manager, GPOINTER_TO_UINT (key)) == NULL)
         {
+          rfk_udev_names_forget (self->names, GPOINTER_TO_UINT (key));
           gtk_widget_destroy (value);
           g_hash_table_iter_remove (&iter);
         }
     }
 
-  base = child_position (self->menu, self->first_separator) + 1;
-
+  /* Radios first, under "Airplane mode"; laptop switches get their own
+   * section, so that ideapad_wlan is not read as a second Wi-Fi card. */
+  position = child_position (self->menu, self->first_separator) + 1;
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
       const RfkDevice *device = g_ptr_array_index (devices, i);
-      GtkWidget *item = g_hash_table_lookup (self->radio_items,
-                                             GUINT_TO_POINTER (device->idx));
-      g_autofree char *label = rfk_radio_menu_label (device);
+      const RfkRadioFacts *facts = rfk_udev_names_lookup (self->names, device);
 
-      if (item == NULL)
-        {
-          item = new_radio_item (self, device->idx);
-          gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, base + i);
-          g_hash_table_insert (self->radio_items,
-                               GUINT_TO_POINTER (device->idx), item);
-        }
-      else if (child_position (self->menu, item) != base + (int) i)
-        {
-          /* Sorting may move a radio whose idx was reused for another. */
-          gtk_menu_reorder_child (self->menu, item, base + i);
-        }
-
-      set_label_if_changed (item, label);
-      set_active_quietly (item, !rfk_device_is_blocked (device),
-                          on_radio_toggled);
-      /* A hard block cannot be undone from here; the label says why. */
-      set_sensitive_if_changed (item, ready && !device->hard);
+      if (rfk_radio_facts_role (facts) == RFK_RADIO_ROLE_PLATFORM_SWITCH)
+        continue;
+      sync_radio_item (self, place_radio_item (self, device, position++),
+                       device, facts, ready);
     }
+
+  position = child_position (self->menu, self->switch_header) + 1;
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *device = g_ptr_array_index (devices, i);
+      const RfkRadioFacts *facts = rfk_udev_names_lookup (self->names, device);
+
+      if (rfk_radio_facts_role (facts) != RFK_RADIO_ROLE_PLATFORM_SWITCH)
+        continue;
+      sync_radio_item (self, place_radio_item (self, device, position++),
+                       device, facts, ready);
+      n_switches++;
+    }
+  set_visible_if_changed (self->switch_separator, n_switches > 0);
+  set_visible_if_changed (self->switch_header, n_switches > 0);
 
   /* A restore list we cannot use is said here, not only in the log. */
   airplane_error = rfk_manager_get_airplane_error (self->manager);
@@ -310,6 +414,58 @@ sync_radios (RfkMenu *self)
   set_active_quietly (self->airplane_item,
                       rfk_manager_get_airplane_mode (self->manager),
                       on_airplane_toggled);
+  sync_airplane_types (self);
+}
+
+/* The airplane-radio-types flags as one bit per type ("all" expanded). */
+static guint
+counted_type_flags (RfkMenu *self)
+{
+  GSettings *gsettings = rfk_settings_get_gsettings (self->settings);
+  guint32 mask = rfk_preferences_get_airplane_types (gsettings);
+
+  return mask == RFK_AIRPLANE_TYPES_ALL ? KNOWN_TYPE_FLAGS
+                                        : mask & KNOWN_TYPE_FLAGS;
+}
+
+/*
+ * One check item per type present.  The last counted type present cannot
+ * be unchecked: airplane mode would then switch off none of the radios
+ * here (and empty flags read as "all").
+ */
+static guint
+present_type_flags (RfkMenu *self)
+{
+  GPtrArray *devices = rfk_manager_get_devices (self->manager);
+  guint present = 0;
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (device->type < RFK_TYPE_COUNT)
+        present |= 1u << device->type;
+    }
+  return present & KNOWN_TYPE_FLAGS;
+}
+
+static void
+sync_airplane_types (RfkMenu *self)
+{
+  guint present = present_type_flags (self), counted = counted_type_flags (self);
+  guint counted_present = counted & present;
+
+  for (guint type = RFK_TYPE_ALL + 1; type < RFK_TYPE_COUNT; type++)
+    {
+      GtkWidget *item = self->type_items[type];
+      gboolean is_counted = (counted & (1u << type)) != 0;
+
+      set_visible_if_changed (item, (present & (1u << type)) != 0);
+      set_active_quietly (item, is_counted, on_type_toggled);
+      set_sensitive_if_changed (item, !is_counted ||
+                                      counted_present != (1u << type));
+    }
+  set_visible_if_changed (self->types_item, present != 0);
 }
 
 static void
@@ -463,6 +619,28 @@ build_led_submenu (RfkMenu *self)
   return item;
 }
 
+static GtkWidget *
+build_types_submenu (RfkMenu *self)
+{
+  /* TRANSLATORS: a submenu: the radio types airplane mode switches off. */
+  GtkWidget *item = gtk_menu_item_new_with_mnemonic (_("Airplane mode _turns off"));
+  GtkWidget *submenu = gtk_menu_new ();
+
+  for (guint type = RFK_TYPE_ALL + 1; type < RFK_TYPE_COUNT; type++)
+    {
+      g_autofree char *label = text_as_label (rfk_type_to_label (type));
+      GtkWidget *check = gtk_check_menu_item_new_with_mnemonic (label);
+
+      g_object_set_data (G_OBJECT (check), "rfk-type", GUINT_TO_POINTER (type));
+      g_signal_connect (check, "toggled", G_CALLBACK (on_type_toggled), self);
+      gtk_menu_shell_append (GTK_MENU_SHELL (submenu), check);
+      /* Shown when a radio of the type is present. */
+      self->type_items[type] = check;
+    }
+  gtk_menu_item_set_submenu (GTK_MENU_ITEM (item), submenu);
+  return item;
+}
+
 static void
 build (RfkMenu *self)
 {
@@ -480,8 +658,18 @@ build (RfkMenu *self)
   /* Radio items are inserted here, before the status item. */
   self->status_item = append_item (self, gtk_menu_item_new_with_label (""));
   gtk_widget_set_sensitive (self->status_item, FALSE);
+
+  self->switch_separator = append_item (self, gtk_separator_menu_item_new ());
+  /* TRANSLATORS: the heading of the laptop's own radio switches
+   * (ideapad_wlan, tpacpi_bluetooth_sw), apart from the radios. */
+  self->switch_header = append_item (self, gtk_menu_item_new_with_label (_("Laptop switches")));
+  gtk_widget_set_sensitive (self->switch_header, FALSE);
+  gtk_widget_hide (self->switch_separator);
+  gtk_widget_hide (self->switch_header);
+  /* Laptop switch items are inserted here. */
   append_item (self, gtk_separator_menu_item_new ());
 
+  self->types_item = append_item (self, build_types_submenu (self));
   append_item (self, build_led_submenu (self));
 
   self->notifications_item =
@@ -513,6 +701,12 @@ rfk_menu_get_airplane_item (RfkMenu *self)
   return self->airplane_item;
 }
 
+RfkUdevNames *
+rfk_menu_get_names (RfkMenu *self)
+{
+  return self->names;
+}
+
 static void
 rfk_menu_dispose (GObject *object)
 {
@@ -522,12 +716,19 @@ rfk_menu_dispose (GObject *object)
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->settings, self);
+      g_signal_handlers_disconnect_by_data (rfk_settings_get_gsettings (self->settings),
+                                            self);
+    }
+  if (self->names != NULL)
+    g_signal_handlers_disconnect_by_data (self->names, self);
   g_clear_pointer (&self->radio_items, g_hash_table_unref);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
   g_clear_object (&self->menu);
   g_clear_object (&self->settings);
+  g_clear_object (&self->names);
   g_clear_object (&self->manager);
   g_clear_object (&self->app);
   G_OBJECT_CLASS (rfk_menu_parent_class)->dispose (object);
@@ -564,12 +765,18 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
   self->app = g_object_ref (app);
   self->manager = g_object_ref (manager);
   self->settings = g_object_ref (settings);
+  self->names = rfk_udev_names_new ();
   build (self);
 
   for (gsize i = 0; i < G_N_ELEMENTS (model_signals); i++)
     g_signal_connect_swapped (manager, model_signals[i],
                               G_CALLBACK (on_model_changed), self);
   g_signal_connect_swapped (settings, "led-changed",
+                            G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (rfk_settings_get_gsettings (settings),
+                            "changed::airplane-radio-types",
+                            G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (self->names, "changed",
                             G_CALLBACK (on_model_changed), self);
 
   sync_now (self);

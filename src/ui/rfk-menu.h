@@ -3,9 +3,13 @@
  *
  *   [x] Airplane mode
  *   ---------------------
- *   [x] Wi-Fi (phy0)          one check item per radio, by type then name
- *   [ ] Bluetooth (hci0) — blocked: hardware switch   (insensitive)
+ *   [x] Wi-Fi — Intel Wi-Fi 6 AX200 (wlp2s0)   one check item per radio,
+ *   [ ] Bluetooth (hci0) — blocked: hardware switch   by type then name
+ *   ---------------------                       (shown with laptop switches)
+ *   Laptop switches                             (insensitive heading)
+ *   [x] Wi-Fi switch (laptop, ideapad_wlan)
  *   ---------------------
+ *   Airplane mode turns off >  check items, one per radio type present
  *   Airplane-mode light  >    radio items, one per LED rule
  *   [x] Notifications         bound to GSettings
  *   [x] Start at login        XDG autostart override
@@ -22,6 +26,7 @@
 
 #include "rfk-manager.h"
 #include "rfk-settings.h"
+#include "rfk-udev-names.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +39,8 @@ RfkMenu *rfk_menu_new (GApplication *app, RfkManager *manager,
 GtkMenu *rfk_menu_get_menu (RfkMenu *self);
 /* The "Airplane mode" item: the indicator's middle-click target. */
 GtkWidget *rfk_menu_get_airplane_item (RfkMenu *self);
+/* What udev says about each radio, as the menu shows it. */
+RfkUdevNames *rfk_menu_get_names (RfkMenu *self);
 
 
 G_END_DECLS

@@ -15,9 +15,10 @@ rfk_radio_label (const RfkDevice *device)
 }
 
 char *
-rfk_radio_menu_label (const RfkDevice *device)
+rfk_radio_menu_label (const RfkDevice *device, const RfkRadioFacts *facts)
 {
-  g_autofree char *label = rfk_radio_label (device);
+  g_autofree char *label = facts != NULL ? rfk_radio_facts_label (facts)
+                                         : rfk_radio_label (device);
   g_autofree char *reasons = NULL;
 
   if (!device->hard)

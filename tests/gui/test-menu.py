@@ -3,7 +3,8 @@
 Scenario: three radios (two Wi-Fi, one Bluetooth).  The menu lists each
 with its state; clicking one writes the right CHANGE; airplane mode
 blocks all and a second click restores each radio as it was; a hardware
-switch greys the radio out with the reason and changes the icon;
+switch greys the radio out with the reason; the icon changes only when
+the wireless switch holds every radio;
 middle-click toggles airplane mode; a hot-plugged radio appears and
 disappears; a second launch does not add a second icon.
 """
@@ -123,11 +124,18 @@ def test(logdir):
                  5, 'hci0 insensitive with its reason')
         hw = item.find('Bluetooth (hci0) — blocked: hardware switch')
         check(not hw.checked, f'a hard-blocked radio is not checked: {hw}')
+        # One radio of three held by a switch: airplane mode does not hold,
+        # so the icon stays (the menu and the icon follow the same sync).
+        check(item.props()['IconName'] == icon_on,
+              f'one hard-blocked radio is no hardware airplane mode: '
+              f'{item.props()["IconName"]}')
+        # The wireless switch: every radio held.
+        fake.set_hard_all(True)
         icon_hw = wait_for(lambda: item.props()['IconName'] not in (icon_on, icon_airplane)
                            and item.props()['IconName'], 5, 'the hardware-switch icon')
         log('icon with a hardware switch off:', icon_hw)
         check('hardware' in icon_hw, f'hardware icon: {icon_hw}')
-        fake.set_hard('hci0', False)
+        fake.set_hard_all(False)
         wait_for(lambda: item.find('Bluetooth (hci0)').enabled, 5,
                  'hci0 sensitive again')
         wait_for(lambda: item.props()['IconName'] == icon_on, 5, 'icon back')

@@ -2,8 +2,14 @@
 StatusNotifierWatcher and host.  Screenshots of the icon in each state
 and of the open menu go to $RFK_SCREENSHOT_DIR.
 
-Fails if the panel shows no icon, if two states draw the same icon, or
-if a click does not open a menu.  Waits for pixels, never fixed sleeps.
+The applet sees a ThinkPad T480's udev tree (umockdev, udev/*.umockdev),
+so the menu shows the names people recognise and the laptop's switches
+apart, with its WWAN disabled in the BIOS (hard-blocked for good, which
+must not bring up the hardware-switch icon).
+
+Fails if the panel shows no icon, if two states draw the same icon, if
+a click does not open a menu, or if the icon stays without radios (the
+item is passive then).  Waits for pixels, never fixed sleeps.
 """
 import os
 import shutil
@@ -18,6 +24,7 @@ from gi.repository import GdkPixbuf  # noqa: E402
 import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
 import fakekernel  # noqa: E402
+import fakeudev  # noqa: E402
 
 PANEL_H = 32
 SCREEN_W = 640
@@ -110,10 +117,31 @@ def item_icon(bus, applet):
     return gt.Item(bus, name, path).props().get('IconName')
 
 
-def open_menu(screen, cx, cy, save_as, submenu_as=None):
+def open_submenu(screen, menu, keys, save_as, what):
+    """Walks the open menu with the keyboard; saves once a submenu is drawn."""
+    below = f'{SCREEN_W}x{480 - PANEL_H}+0+{PANEL_H}'
+    xdotool('key', *keys)
+
+    def submenu_drawn():
+        part = diff_box(menu, screen.grab(below))
+        return part if part and part[2] - part[0] > 60 and part[3] - part[1] > 20 else None
+    wait_for(submenu_drawn, 10, f'the "{what}" submenu')
+    stable(lambda: screen.grab(below), f'the "{what}" submenu drawn completely')
+    screen.grab(save_as=save_as)
+    log('saved', save_as)
+
+
+# Keyboard walks to the submenus.  Up from no selection is Quit; counted
+# from the end, the settings do not move with the radios above them:
+# Quit, Start at login, Notifications, the light, then the types.
+TYPES_SUBMENU = (['Up'] * 5 + ['Right'], 'Airplane mode turns off')
+LIGHT_SUBMENU = (['Up'] * 4 + ['Right'], 'Airplane-mode light')
+
+
+def open_menu(screen, cx, cy, save_as, submenu=None, submenu_as=None):
     """Left click on the icon; waits for a menu below the panel, saves the
-    whole screen, closes the menu again.  With submenu_as, also walks to
-    "Airplane-mode light" with the keyboard and saves its submenu."""
+    whole screen, closes the menu again.  With submenu (one of the walks
+    above), also opens that submenu and saves it as submenu_as."""
     below = f'{SCREEN_W}x{480 - PANEL_H}+0+{PANEL_H}'
     before = screen.grab(below)
     xdotool('mousemove', cx, cy, 'click', '1')
@@ -125,20 +153,9 @@ def open_menu(screen, cx, cy, save_as, submenu_as=None):
     menu = stable(lambda: screen.grab(below), 'the menu drawn completely')
     screen.grab(save_as=save_as)
     log('menu at', box, 'saved', save_as)
-    if submenu_as:
-        # Airplane mode, three radios, then the light's submenu.
-        xdotool('key', 'Down', 'Down', 'Down', 'Down', 'Down', 'Right')
-        right = box[2] + 2
-
-        def submenu_drawn():
-            now = screen.grab(below)
-            part = diff_box(menu.new_subpixbuf(right, 0, SCREEN_W - right, 200),
-                            now.new_subpixbuf(right, 0, SCREEN_W - right, 200))
-            return part if part and part[2] - part[0] > 60 else None
-        wait_for(submenu_drawn, 10, 'the "Airplane-mode light" submenu')
-        stable(lambda: screen.grab(below), 'the submenu drawn completely')
-        screen.grab(save_as=submenu_as)
-        log('saved', submenu_as)
+    if submenu:
+        keys, what = submenu
+        open_submenu(screen, menu, keys, submenu_as, what)
         xdotool('key', 'Escape')
     xdotool('key', 'Escape')
     xdotool('mousemove', SCREEN_W - 20, 460)
@@ -209,12 +226,17 @@ def test(logdir):
                  10, 'the panel drawn over the root window')
         empty = stable(screen.panel, 'the empty panel settled')
 
-        fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
-        lang_env = {}
+        testbed = fakeudev.Testbed('thinkpad-t480')
+        # rfkill0..3 as in the tree; the WWAN is disabled in the BIOS.
+        fake = fakekernel.Fake(logdir, ['bluetooth=tpacpi_bluetooth_sw',
+                                        'wwan=tpacpi_wwan_sw', 'wlan=phy0',
+                                        'bluetooth=hci0'])
+        fake.set_hard('tpacpi_wwan_sw', True)
+        applet_env = testbed.env()
         if LANG:
-            lang_env = {'LANGUAGE': LANG,
-                        'RFKILL_APPLET_LOCALEDIR': os.environ['RFK_LOCALEDIR']}
-        applet = gt.Applet(fake.socket, logdir, extra_env=lang_env)
+            applet_env.update({'LANGUAGE': LANG,
+                               'RFKILL_APPLET_LOCALEDIR': os.environ['RFK_LOCALEDIR']})
+        applet = gt.Applet(fake.socket, logdir, extra_env=applet_env)
         seen = []
 
         def icon_drawn():
@@ -258,7 +280,9 @@ def test(logdir):
 
         # 2. The menu opens on a left click in the panel.
         open_menu(screen, cx, cy, os.path.join(outdir, 'menu-radios-on.png'),
-                  os.path.join(outdir, 'menu-light-submenu.png'))
+                  TYPES_SUBMENU, os.path.join(outdir, 'menu-airplane-types.png'))
+        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-radios-on.png'),
+                  LIGHT_SUBMENU, os.path.join(outdir, 'menu-light-submenu.png'))
 
         # 3. Middle click in the panel: airplane mode on.
         click(cx, cy, 2)
@@ -272,18 +296,22 @@ def test(logdir):
                  'airplane mode off from a second middle click')
         stable(icon, 'the radios-on icon back', differs_from=[airplane])
 
-        # 4. A hardware switch.
-        fake.set_hard('hci0', True)
+        # 4. The wireless slider: every radio hard-blocked.
+        fake.set_hard_all(True)
         hardware = stable(icon, 'the hardware-switch icon', differs_from=shown)
         save_icon('hardware-switch', hardware)
         shown.append(hardware)
         open_menu(screen, cx, cy, os.path.join(outdir, 'menu-hardware-switch.png'))
 
-        # 5. The device goes away: no rfkill support.
+        # 5. The device goes away (no rfkill support, nothing to switch):
+        # the item is passive and the panel hides it.
         fake.stop()
-        none = stable(icon, 'the no-radios icon', differs_from=shown)
-        save_icon('no-radios', none)
+        wait_for(lambda: same(screen.panel(), empty), 10, 'the icon hidden')
+        screen.panel().savev(os.path.join(outdir, 'panel-passive.png'), 'png', [], [])
         check(applet.proc.poll() is None, 'the applet died with its device')
+        # A radio appears: the icon is back.
+        fake = fakekernel.Fake(logdir, ['wlan'])
+        wait_for(lambda: same(icon(), on), 10, 'the radios-on icon back')
     finally:
         if applet:
             applet.stop()

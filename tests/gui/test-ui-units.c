@@ -24,9 +24,16 @@ test_radio_labels (void)
   RfkDevice v1 = { .idx = 2, .type = RFK_TYPE_WWAN, .hard = TRUE,
                    .name = (char *) "wwan0" };
   RfkDevice odd = { .idx = 3, .type = 200, .name = (char *) "x" };
-  g_autofree char *a = rfk_radio_menu_label (&wifi);
-  g_autofree char *b = rfk_radio_menu_label (&bt);
-  g_autofree char *c = rfk_radio_menu_label (&v1);
+  RfkDevice ideapad = { .idx = 4, .type = RFK_TYPE_WLAN, .hard = TRUE,
+                        .hard_reasons = RFK_HARD_REASON_SIGNAL,
+                        .name = (char *) "ideapad_wlan" };
+  RfkRadioFacts ideapad_facts = { .type = RFK_TYPE_WLAN, .name = "ideapad_wlan",
+                                  .parent_subsystem = "platform",
+                                  .parent_driver = "ideapad_acpi" };
+  g_autofree char *a = rfk_radio_menu_label (&wifi, NULL);
+  g_autofree char *b = rfk_radio_menu_label (&bt, NULL);
+  g_autofree char *c = rfk_radio_menu_label (&v1, NULL);
+  g_autofree char *f = rfk_radio_menu_label (&ideapad, &ideapad_facts);
   g_autofree char *d = rfk_radio_label (&odd);
   g_autofree char *e = rfk_radio_label (&bt);
 
@@ -35,6 +42,9 @@ test_radio_labels (void)
   /* V1 kernels: hard without a reason. */
   g_assert_cmpstr (c, ==, "Mobile broadband (wwan0) — blocked");
   g_assert_cmpstr (d, ==, "Unknown radio (x)");
+  /* With udev's facts: the name for people, then the reason. */
+  g_assert_cmpstr (f, ==,
+                   "Wi-Fi switch (laptop, ideapad_wlan) — blocked: hardware switch");
   /* Notifications name the radio without the reason. */
   g_assert_cmpstr (e, ==, "Bluetooth (hci0)");
 }
@@ -73,6 +83,27 @@ test_icon_names (void)
       for (guint j = 0; j < i; j++)
         g_assert_cmpstr (name, !=, rfk_indicator_icon_name (j, NULL));
     }
+}
+
+/* Passive (hidden by panels) while nothing can be switched; active when
+ * radios may be there but cannot be read, so the menu can say why. */
+static void
+test_status (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("rfk-status-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-rfkill", NULL);
+  g_autoptr(RfkManager) manager = rfk_manager_new (missing);
+
+  g_assert_cmpint (rfk_indicator_status_for (manager), ==,
+                   APP_INDICATOR_STATUS_PASSIVE);
+  rfk_manager_start (manager);
+  g_assert_cmpint (rfk_manager_get_state (manager), ==, RFK_MANAGER_STATE_NO_DEVICE);
+  g_assert_cmpint (rfk_indicator_status_for (manager), ==,
+                   APP_INDICATOR_STATUS_PASSIVE);
+  /* The icon without radios, in case a panel shows passive items. */
+  g_assert_cmpint (rfk_indicator_state_for (manager, NULL), ==, RFK_ICON_NO_SUPPORT);
+  g_clear_object (&manager);
+  g_rmdir (dir);
 }
 
 static void
@@ -146,6 +177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/radio-labels", test_radio_labels);
   g_test_add_func ("/ui/airplane-types", test_types_to_mask);
   g_test_add_func ("/ui/icon-names", test_icon_names);
+  g_test_add_func ("/ui/status", test_status);
   g_test_add_func ("/ui/autostart", test_autostart);
   g_test_add_func ("/ui/autostart-error", test_autostart_error);
   status = g_test_run ();
