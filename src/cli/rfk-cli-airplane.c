@@ -9,6 +9,7 @@
 
 #include "rfk-airplane-store.h"
 #include "rfk-cli-common.h"
+#include "rfk-nm-radios.h"
 #include "rfk-remote.h"
 #include "rfk-transport.h"
 
@@ -165,6 +166,8 @@ int
 rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
 {
   g_autoptr (RfkManager) manager = NULL;
+  g_autoptr (GDBusConnection) system_bus = NULL;
+  g_autoptr (RfkNmRadios) nm_radios = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GError) error = NULL;
   Wait wait = { 0 };
@@ -197,10 +200,16 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   enable = action == RFK_CLI_AIRPLANE_ON
            || (action == RFK_CLI_AIRPLANE_TOGGLE
                && !rfk_manager_get_airplane_mode (manager));
+  /* NetworkManager follows, as with the applet (rfk-nm-radios.h). */
+  system_bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
+  if (system_bus != NULL)
+    nm_radios = rfk_nm_radios_new (manager, system_bus);
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
   rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb, &wait);
   g_main_loop_run (loop);
+  if (nm_radios != NULL)
+    rfk_nm_radios_flush (nm_radios, 5000);
 
   status = report (RFK_CLI_AIRPLANE_ON, enable, wait.error);
   g_clear_error (&wait.error);

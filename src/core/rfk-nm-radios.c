@@ -11,6 +11,10 @@
  * that unblocks every Wi-Fi radio if it sees them all on at that moment;
  * so it is told only once the radios have been still for this long. */
 #define SETTLE_MS 1000
+/* So it is told "on" only when every radio of the type is on: then its
+ * CHANGE_ALL changes nothing, even if its view of the radios (from udev)
+ * lags behind ours.  With one radio of the type left off, NetworkManager
+ * counts that type as disabled by the killswitch anyway. */
 
 struct _RfkNmRadios
 {
@@ -20,6 +24,8 @@ struct _RfkNmRadios
   GDBusConnection *bus;  /* NULL until the system bus is there */
   GCancellable *cancellable;
   guint settle_source;
+  guint pending;         /* Set calls not answered yet */
+  gboolean all_on[2];    /* per nm_switches[]: at the last decision */
   gboolean warned;
 };
 
@@ -42,6 +48,7 @@ set_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   g_autoptr (GVariant) reply = NULL;
 
+  self->pending--;
   reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
                                          &error);
   if (reply != NULL
@@ -60,6 +67,7 @@ set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
 {
   if (self->bus == NULL)
     return;
+  self->pending++;
   g_dbus_connection_call (self->bus, NM_NAME, NM_PATH,
                           "org.freedesktop.DBus.Properties", "Set",
                           g_variant_new ("(ssv)", NM_NAME, property,
@@ -68,14 +76,15 @@ set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
                           self->cancellable, set_done, g_object_ref (self));
 }
 
-/* Whether type has a radio, and whether one of them is on. */
+/* Whether type has a radio, and whether all of them are on. */
 static void
 survey (RfkNmRadios *self, RfkType type, gboolean *out_present,
-        gboolean *out_any_on)
+        gboolean *out_all_on)
 {
   GPtrArray *devices = rfk_manager_get_devices (self->manager);
 
-  *out_present = *out_any_on = FALSE;
+  *out_present = FALSE;
+  *out_all_on = TRUE;
   for (guint i = 0; i < devices->len; i++)
     {
       RfkDevice *device = g_ptr_array_index (devices, i);
@@ -83,8 +92,8 @@ survey (RfkNmRadios *self, RfkType type, gboolean *out_present,
       if (device->type != type)
         continue;
       *out_present = TRUE;
-      if (!rfk_device_is_blocked (device))
-        *out_any_on = TRUE;
+      if (rfk_device_is_blocked (device))
+        *out_all_on = FALSE;
     }
 }
 
@@ -101,15 +110,16 @@ follow (RfkNmRadios *self, gboolean airplane)
   for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
     {
       const NmSwitch *sw = &nm_switches[i];
-      gboolean present, any_on;
+      gboolean present, all_on, was_all_on = self->all_on[i];
 
-      if (!counted (self, sw->type))
+      survey (self, sw->type, &present, &all_on);
+      self->all_on[i] = present && all_on && !airplane;
+      if (!present || !counted (self, sw->type))
         continue;
-      survey (self, sw->type, &present, &any_on);
-      /* Off with airplane mode; back on only if a radio came back on
-       * (one the user had off before stays off, and so does NM). */
-      if (present && (airplane || any_on))
-        set_switch (self, sw->property, !airplane);
+      if (airplane)
+        set_switch (self, sw->property, FALSE);
+      else if (self->all_on[i] && !was_all_on)
+        set_switch (self, sw->property, TRUE);
     }
 }
 
@@ -148,13 +158,15 @@ on_airplane_mode_changed (RfkManager *manager, gboolean enabled,
     restart_settle (self);
 }
 
+/* A radio switched on by hand may complete the set: decided once the
+ * radios are still. */
 static void
 on_device_changed (RfkManager *manager, RfkDevice *device,
                    gpointer user_data)
 {
   RfkNmRadios *self = user_data;
 
-  if (self->settle_source != 0)
+  if (!rfk_manager_get_airplane_mode (self->manager))
     restart_settle (self);
 }
 
@@ -202,6 +214,34 @@ rfk_nm_radios_init (RfkNmRadios *self)
   self->cancellable = g_cancellable_new ();
 }
 
+static gboolean
+flush_timed_out (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+rfk_nm_radios_flush (RfkNmRadios *self, guint timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  g_return_if_fail (RFK_IS_NM_RADIOS (self));
+  if (self->settle_source != 0)
+    {
+      g_clear_handle_id (&self->settle_source, g_source_remove);
+      settled (self);
+    }
+  timeout = g_timeout_add (timeout_ms, flush_timed_out, &timed_out);
+  while (self->pending > 0 && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout);
+}
+
 RfkNmRadios *
 rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus)
 {
@@ -212,6 +252,8 @@ rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus)
   g_signal_connect (manager, "airplane-mode-changed",
                     G_CALLBACK (on_airplane_mode_changed), self);
   g_signal_connect (manager, "device-changed",
+                    G_CALLBACK (on_device_changed), self);
+  g_signal_connect (manager, "device-added",
                     G_CALLBACK (on_device_changed), self);
   if (bus != NULL)
     self->bus = g_object_ref (bus);

@@ -6,8 +6,8 @@
  * its state file and, when it starts, writes them to the kernel with a
  * CHANGE_ALL.  A reboot in airplane mode would therefore turn Wi-Fi back
  * on, whatever systemd-rfkill restored.  So when airplane mode begins we
- * switch NetworkManager's Wi-Fi (and WWAN) off too, and when it ends we
- * switch them back on if a radio of that type is on again.
+ * switch NetworkManager's Wi-Fi (and WWAN) off too, and we switch it back
+ * on once, outside airplane mode, every radio of that type is on again.
  *
  * Without NetworkManager on the bus nothing happens; a refusal (polkit:
  * not the active session) is logged once.
@@ -25,5 +25,8 @@ G_DECLARE_FINAL_TYPE (RfkNmRadios, rfk_nm_radios, RFK, NM_RADIOS, GObject)
 
 /* Follows manager's airplane mode; bus: NULL for the system bus. */
 RfkNmRadios *rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus);
+/* Decides now what waits for the radios to settle and waits up to
+ * timeout_ms for NetworkManager's answers: for a program about to exit. */
+void rfk_nm_radios_flush (RfkNmRadios *self, guint timeout_ms);
 
 G_END_DECLS

@@ -505,6 +505,10 @@ def boot1():
        f'rfkill-applet --airplane on blocks every radio ({soft_states()})')
     with open(os.path.join(STATE, 'pre-airplane'), 'w') as f:
         f.write(before)
+    nm_state = read('/var/lib/NetworkManager/NetworkManager.state').replace('\n', ' ')
+    diag(f'NetworkManager after airplane on: radio wifi {nm_wifi()}; state file: {nm_state}')
+    ok('WirelessEnabled=false' in nm_state,
+       'NetworkManager saved Wi-Fi off with airplane mode (it restores its own switch at boot)')
     # systemd-rfkill writes the states it saw when it exits, after 5 s
     # without events; stopped before that (a reboot), it loses them.  A
     # user reboots later than that; so does this test.
