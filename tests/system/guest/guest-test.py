@@ -435,7 +435,38 @@ def applet_checks():
     item = applet_in_tray()
     ok(item is not None and 'xfce4-panel' in owner,
        f'registered in the tray of xfce4-panel ({item}; watcher: {"/".join(owner)})')
+    section(char_device_checks)
     return pid
+
+
+def list_json(*wrapper):
+    r = sh(list(wrapper) + ['rfkill-applet', '--list', '--json'], user=True)
+    try:
+        return json.loads(r.stdout[r.stdout.index('{'):])
+    except ValueError:
+        return None
+
+
+def char_device_checks():
+    """--list on the real character device, as the seat user: extended
+    events after RFKILL_IOCTL_MAX_SIZE, and V1 events as a kernel before
+    5.11 sends them (its MAX_SIZE fails with ENOTTY: strace injects that;
+    the kernel then really sends 8-byte events)."""
+    sysfs = {r['name']: (int(r['soft']), int(r['hard'])) for r in radios().values()}
+    ext = list_json()
+    trace = os.path.join('/tmp', 'rfk-v1.strace')
+    v1 = list_json('strace', '-f', '-o', trace, '-e', 'trace=ioctl,read',
+                   '-e', 'inject=ioctl:error=ENOTTY')
+
+    def table(doc):
+        devs = (doc or {}).get('rfkilldevices', [])
+        return {d.get('device'): (int(d.get('soft') == 'blocked'), int(d.get('hard') == 'blocked'))
+                for d in devs}
+    ok(table(ext) == sysfs, f'--list --json on /dev/rfkill (extended events) matches sysfs ({table(ext)})')
+    reads = [l for l in read(trace).splitlines() if re.search(r'\bread\(.*\) = 8$', l)]
+    diag(f'strace, MAX_SIZE refused: {len(reads)} reads of 8 bytes; e.g. {reads[:1]}')
+    ok(table(v1) == sysfs and len(reads) >= len(sysfs),
+       f'--list --json with V1 events (8-byte reads, MAX_SIZE refused) matches sysfs ({table(v1)})')
 
 
 def led_value():
