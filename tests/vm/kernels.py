@@ -5,14 +5,14 @@
 A kernel is either installed on the host (/boot/vmlinuz-KVER,
 /lib/modules/KVER, /usr/src/linux-headers-KVER: bookworm's 6.1 and 6.12)
 or lives in a kernel root, a chroot whose own toolchain must build for it
-(sid's newest line, prepared by sid-kernel.py):
+(sid's newest line, prepared by sid_kernel.py):
 ROOT/usr/lib/modules/KVER/vmlinuz, its modules and modules.dep, and
 ROOT/usr/src/linux-headers-KVER.  Kernel roots are named by the
-environment variable RFKILL_KERNEL_ROOTS (':'-separated); tests/kernel's
+environment variable RFKILL_KERNEL_ROOTS (':'-separated); tests/vm's
 meson.build sets it for every test.
 
 As a program (meson calls it at configure time):
-  kernels.py [--root ROOT]... [--modversions]
+  python3 -m vm.kernels [--root ROOT]... [--modversions]
 prints one KVER per line, oldest first: every kernel that can be booted
 and built for; --modversions keeps those with CONFIG_MODVERSIONS=y.
 """
@@ -131,7 +131,7 @@ def find(kver, roots=None):
     raise LookupError(
         f'kernel {kver}: no /boot/vmlinuz-{kver} with modules and headers, '
         f'and not in a kernel root ({ROOTS_ENV}={":".join(roots) or "unset"}; '
-        'tests/kernel/vm/sid-kernel.py prepares one)')
+        'tests/vm/sid_kernel.py prepares one)')
 
 
 def available(roots):
