@@ -7,7 +7,7 @@
  * the same order.  The modversion CRC of rfkill_alloc() covers the full
  * expansion of struct device as far as the included headers define the
  * types it points to, so adding a header here can change that CRC; the
- * crc test (tests/kernel/crc/check-crc) catches it.
+ * crc test (tests/kernel/crc/test_crc.py) catches it.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>

@@ -13,7 +13,7 @@
  * prototype can reach, and adds no header to core.c's in-tree include
  * list other than <linux/version.h>, which has only macros.  Any new
  * struct definition reachable from struct device would change the CRC of
- * rfkill_alloc(); tests/kernel/crc/check-crc catches that.
+ * rfkill_alloc(); tests/kernel/crc/test_crc.py catches that.
  */
 #ifndef _RFKILL_INTERNAL_H
 #define _RFKILL_INTERNAL_H

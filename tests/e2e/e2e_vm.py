@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A running test VM for the e2e suite: radios, LED and a relay to its
 /dev/rfkill, plus the checks the scenarios share (TAP and the module
-build come from tests/kernel/vm/testlib.py).
+build come from the shared VM harness, tests/vm).
 
-The VM is booted by the kernel suite's runner (tests/kernel/vm/vmrun.py),
+The VM is booted by the harness's runner (vm.vmrun),
 which is called, not copied: this module only adds the qemu arguments for
 the relay's virtio-serial port, runs rfkill-relay as the long-lived guest
 program and keeps vmrun's own checks (modules loaded, guest exit status,
@@ -20,22 +20,18 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "kernel", "vm"))
-import rfkill_bridge as rb  # noqa: E402
-from testlib import Tap, kbuild  # noqa: E402,F401 (Tap: for the scenarios)
+import rfkill_bridge as rb
+from vm.testlib import VMRUN, Tap, kbuild  # noqa: F401 (Tap: for the scenarios)
 
-# How the SSDT's HSWC reports the LED on port 0x440: our asus-led.asl logs
-# the ATK4002 argument (0x05 on, 0x04 off), the kernel suite's fixture
-# logs '1' / '0'.  Markers are "[[name]]" and are matched first, so digits
-# inside them are never taken for LED writes.
-LED_ON_BYTES, LED_OFF_BYTES = b"\x051", b"\x040"
+# How the SSDT's HSWC reports the LED on port 0x440: the kernel suite's
+# ATK4002 fixture (tests/kernel/asus/fixtures) logs '1' on, '0' off.
+# Markers are "[[name]]" and are matched first, so digits inside them are
+# never taken for LED writes.
+LED_ON = ord("1")
 
 # In-tree modules the scenarios need, in load order (vmrun adds their deps).
 RADIO_MODULES = ["mac80211_hwsim radios=2", "hci_vhci"]
@@ -87,23 +83,22 @@ def led_log_entries(data):
     """Markers and LED writes from the debugcon log, in order:
     ("mark", name) and ("led", True/False)."""
     out = []
-    for m in re.finditer(rb"\[\[([^\]\n]*)\]\]|([\x04\x05\x30\x31])", data):
+    for m in re.finditer(rb"\[\[([^\]\n]*)\]\]|([01])", data):
         if m.group(1) is not None:
             out.append(("mark", m.group(1).decode()))
         else:
-            out.append(("led", m.group(2)[0] in LED_ON_BYTES))
+            out.append(("led", m.group(2)[0] == LED_ON))
     return out
 
 
 class E2eVm:
     """Context manager: boots the VM, connects relay and bridge."""
 
-    def __init__(self, tap, kernel, vmrun, relay_bin, acpi_table,
+    def __init__(self, tap, kernel, relay_bin, acpi_table,
                  modules=(), timeout=240, keep=False, in_session=False,
                  host_binaries=(), setup=""):
         self.tap = tap
         self.kernel = kernel
-        self.vmrun = vmrun
         self.relay_bin = relay_bin
         self.acpi_table = acpi_table
         self.modules = list(modules)
@@ -133,7 +128,7 @@ class E2eVm:
     # -- lifecycle --------------------------------------------------------
     def __enter__(self):
         builtin = builtin_modules(self.kernel)
-        cmd = [sys.executable, self.vmrun, "--kernel", self.kernel,
+        cmd = VMRUN + ["--kernel", self.kernel,
                "--guest-program", self.relay_bin,
                "--guest-args", "--mark-port 0x440",
                # hci_vhci only creates hci0 while /dev/vhci stays open; the

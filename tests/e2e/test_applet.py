@@ -7,7 +7,7 @@ session bus, keyfile GSettings), with the gui suite's test watcher and
 dbusmenu client:
 
   tests/gui/run-in-session.py test_applet.py --kernel KVER \
-      --applet build/rfkill-applet --vmrun … --relay … --acpi-table … \
+      --applet build/rfkill-applet --relay … --acpi-table … \
       --source-dir kernel --work-dir DIR
 
 The story: the user picks "When Wi-Fi is off" for the light and starts the
@@ -30,16 +30,13 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "gui"))
-import rfkill_bridge as rb  # noqa: E402
-from e2e_vm import (E2eVm, Tap, Client, build_modules,  # noqa: E402
+import rfkill_bridge as rb
+from e2e_vm import (E2eVm, Tap, Client, build_modules,
                     build_notify_trigger,
                     check_led, check_led_stays, set_soft)
 
 try:
-    import guitest as gt  # the gui suite's watcher and dbusmenu client
+    from gui import guitest as gt  # the gui suite's watcher and dbusmenu client
 except ImportError as err:  # pragma: no cover - reported as a failure
     gt = None
     GUITEST_ERROR = err
@@ -255,7 +252,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--applet", required=True)
-    ap.add_argument("--vmrun", required=True)
     ap.add_argument("--relay", required=True)
     ap.add_argument("--acpi-table", required=True)
     ap.add_argument("--source-dir")
@@ -271,7 +267,7 @@ def main():
     if gt is None:
         tap.ok(False, f"the gui suite's guitest module imports ({GUITEST_ERROR})")
         return tap.done()
-    missing = [p for p in [args.applet, args.vmrun, args.relay,
+    missing = [p for p in [args.applet, args.relay,
                            args.acpi_table] if not os.path.exists(p)]
     if missing:
         tap.ok(False, "every part of the product is built",
@@ -301,7 +297,7 @@ def main():
         modules.append(trigger)
     logdir = os.path.join(os.environ.get("HOME", "/tmp"), "logs")
     os.makedirs(logdir, exist_ok=True)
-    with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
+    with E2eVm(tap, args.kernel, args.relay, args.acpi_table,
                modules, keep=args.keep, in_session=True) as vm:
         try:
             (stock_scenario if args.stock else scenario)(

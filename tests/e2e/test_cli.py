@@ -3,7 +3,7 @@
 """e2e: rfkill-applet's CLI on the host against real radios in a VM.
 
   test_cli.py --kernel KVER --applet build/rfkill-applet \
-      --vmrun tests/kernel/vm/vmrun.py --relay build/rfkill-relay \
+      --relay build/rfkill-relay \
       --acpi-table build/atk4002.aml \
       --notify-trigger-dir tests/kernel/asus/notify-trigger --work-dir DIR \
       [--source-dir kernel | --module X.ko... | --stock]
@@ -27,9 +27,8 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import rfkill_bridge as rb  # noqa: E402
-from e2e_vm import (E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH,  # noqa: E402
+import rfkill_bridge as rb
+from e2e_vm import (E2eVm, Tap, TYPE_WLAN, TYPE_BLUETOOTH,
                     Client, build_modules, build_notify_trigger,
                     check_led, check_led_stays,
                     indicator_events_since, set_soft)
@@ -488,7 +487,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--applet", required=True)
-    ap.add_argument("--vmrun", required=True)
     ap.add_argument("--relay", required=True)
     ap.add_argument("--acpi-table", required=True)
     ap.add_argument("--source-dir", help="kernel/: build our modules")
@@ -503,7 +501,7 @@ def main():
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     tap = Tap()
-    missing = [p for p in [args.applet, args.vmrun, args.relay,
+    missing = [p for p in [args.applet, args.relay,
                            args.acpi_table, *args.module]
                if not os.path.exists(p)]
     if missing:
@@ -530,7 +528,7 @@ def main():
     applet = os.path.abspath(args.applet)
     setup = GUEST_RO_SETUP.replace("PREFIX ", GUEST_RO_PREFIX) \
         .replace("APPLET", E2eVm.guest_binary(applet))
-    with E2eVm(tap, args.kernel, args.vmrun, args.relay, args.acpi_table,
+    with E2eVm(tap, args.kernel, args.relay, args.acpi_table,
                modules, keep=args.keep, host_binaries=[applet],
                setup=setup) as vm:
         try:

@@ -14,7 +14,13 @@
  *   poll     write pause/resume; read: "<polls> <queries> <set_blocks>"
  *   blocked  read: "<rfkill_blocked> <rfkill_soft_blocked> <last set_block>"
  *   selfcheck read: results of the checks done at load time
+ *   slow     write "register": a second radio, selftest-slow, whose first
+ *            set_block() waits (up to 60 s) until "release" is written:
+ *            a driver waiting for its bus while the core holds
+ *            rfkill_global_mutex (the sync work of a new radio calls it).
+ *            read: "<waiting> <set_block calls> <timed out>"
  */
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
@@ -46,6 +52,11 @@ static char st_selfcheck[256];
 static struct hrtimer st_timer;
 static atomic_t st_storm_left;
 
+static struct rfkill *st_slow;
+static DECLARE_COMPLETION(st_slow_release);
+static atomic_t st_slow_armed, st_slow_waiting, st_slow_calls;
+static atomic_t st_slow_timed_out;
+
 static void st_poll(struct rfkill *rfkill, void *data)
 {
 	atomic_inc(&st_polls);
@@ -69,6 +80,28 @@ static const struct rfkill_ops st_ops_poll = {
 
 static const struct rfkill_ops st_ops_nopoll = {
 	.query = st_query, .set_block = st_set_block,
+};
+
+/*
+ * Only the first call waits: resume calls set_block() again, and that call
+ * must not wait for a release that only comes after resume.
+ */
+static int st_slow_set_block(void *data, bool blocked)
+{
+	atomic_inc(&st_slow_calls);
+	if (!atomic_xchg(&st_slow_armed, 0))
+		return 0;
+	atomic_set(&st_slow_waiting, 1);
+	if (!wait_for_completion_timeout(&st_slow_release, 60 * HZ)) {
+		atomic_set(&st_slow_timed_out, 1);
+		pr_warn("rfkill_selftest: selftest-slow: no release within 60 s\n");
+	}
+	atomic_set(&st_slow_waiting, 0);
+	return 0;
+}
+
+static const struct rfkill_ops st_ops_slow = {
+	.set_block = st_slow_set_block,
 };
 
 static enum hrtimer_restart st_timer_fn(struct hrtimer *t)
@@ -215,6 +248,46 @@ static const struct file_operations name = {				\
 	.owner = THIS_MODULE, .read = r, .write = w,			\
 	.llseek = default_llseek,					\
 }
+static ssize_t st_slow_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char kbuf[16] = "";
+	int err;
+
+	if (count >= sizeof(kbuf) || copy_from_user(kbuf, ubuf, count))
+		return -EINVAL;
+	if (sysfs_streq(kbuf, "release")) {
+		complete_all(&st_slow_release);
+		return count;
+	}
+	if (!sysfs_streq(kbuf, "register"))
+		return -EINVAL;
+	if (st_slow)
+		return -EBUSY;
+	st_slow = rfkill_alloc("selftest-slow", NULL, RFKILL_TYPE_GPS,
+			       &st_ops_slow, NULL);
+	if (!st_slow)
+		return -ENOMEM;
+	atomic_set(&st_slow_armed, 1);
+	err = rfkill_register(st_slow);
+	if (err) {
+		rfkill_destroy(st_slow);
+		st_slow = NULL;
+		return err;
+	}
+	return count;
+}
+
+static ssize_t st_slow_read(struct file *f, char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	char s[48];
+
+	snprintf(s, sizeof(s), "%d %d %d\n", atomic_read(&st_slow_waiting),
+		 atomic_read(&st_slow_calls), atomic_read(&st_slow_timed_out));
+	return st_read_str(buf, count, ppos, s);
+}
+
 ST_FOPS(st_sw_fops, NULL, st_sw_write);
 ST_FOPS(st_hw_fops, NULL, st_hw_write);
 ST_FOPS(st_states_fops, NULL, st_states_write);
@@ -222,6 +295,7 @@ ST_FOPS(st_storm_fops, st_storm_read, st_storm_write);
 ST_FOPS(st_poll_fops, st_poll_read, st_poll_write);
 ST_FOPS(st_blocked_fops, st_blocked_read, NULL);
 ST_FOPS(st_selfcheck_fops, st_selfcheck_read, NULL);
+ST_FOPS(st_slow_fops, st_slow_read, st_slow_write);
 
 /* Checks of the API that need no device state, done once at load. */
 static void st_check_api(void)
@@ -271,6 +345,7 @@ static int __init st_init(void)
 	debugfs_create_file("blocked", 0400, st_dir, NULL, &st_blocked_fops);
 	debugfs_create_file("selfcheck", 0400, st_dir, NULL,
 			    &st_selfcheck_fops);
+	debugfs_create_file("slow", 0600, st_dir, NULL, &st_slow_fops);
 	pr_info("rfkill_selftest: registered, led trigger %s\n",
 		rfkill_get_led_trigger_name(st_rfkill));
 	return 0;
@@ -285,6 +360,11 @@ static void __exit st_exit(void)
 {
 	debugfs_remove_recursive(st_dir);
 	hrtimer_cancel(&st_timer);
+	if (st_slow) {
+		complete_all(&st_slow_release);
+		rfkill_unregister(st_slow);
+		rfkill_destroy(st_slow);
+	}
 	rfkill_unregister(st_rfkill);
 	rfkill_destroy(st_rfkill);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rfkill-guest-test: runs as root inside the test VM (see ../vm/vmrun.py)
+ * rfkill-guest-test: runs as root inside the test VM (see tests/vm/vmrun.py)
  * and checks the rules of issue 4 against the rfkill core that is loaded:
  * /dev/rfkill events and writes, sysfs, LED triggers and the airplane-mode
  * indicator (ops 4 and 5).  Prints TAP on stdout.

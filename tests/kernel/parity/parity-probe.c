@@ -3,7 +3,7 @@
  * parity-probe: records what userspace can observe of the rfkill core and
  * prints it as a transcript that is the same on every run of the same
  * module.  The host runs it against Debian's rfkill.ko and against ours in
- * the same VM setup and diffs the two (see parity-vm-test.py); it checks
+ * the same VM setup and diffs the two (see test_parity.py); it checks
  * nothing itself.
  *
  * VM setup: rfkill, mac80211_hwsim radios=2 (phy0, phy1), hci_vhci (the

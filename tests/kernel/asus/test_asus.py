@@ -3,7 +3,7 @@
 """Boot one kernel with one fake-ASUS SSDT and check the airplane-mode LED
 as the "hardware" sees it.
 
-The shared runner (tests/kernel/vm/vmrun.py) boots the guest, loads the
+The shared runner (tests/vm/vmrun.py) boots the guest, loads the
 radios on top of our rfkill.ko and runs guest/scenario.sh, which checks
 what the guest can see and marks every step on the debugcon port.  The
 fixture's HSWC writes each LED change to the same port, so the host log
@@ -21,9 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'vm'))
-from testlib import Tap, kbuild  # noqa: E402
+from vm.testlib import VMRUN, Tap, kbuild
 
 RELOADS = 100
 
@@ -122,7 +120,6 @@ def parse_log(text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--vmrun', required=True)
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--fixture', required=True)
     ap.add_argument('--aml', required=True)
@@ -137,7 +134,7 @@ def main():
     args = ap.parse_args()
 
     tap = Tap()
-    for path in (args.vmrun, args.aml, args.guest_helper, args.scenario):
+    for path in (args.aml, args.guest_helper, args.scenario):
         if not tap.check(os.path.isfile(path), f'{path} exists'):
             return tap.done()
     kos = build_modules(args, tap)
@@ -147,7 +144,7 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix='asus-vm-') as tmp:
         led_log = os.path.join(tmp, 'led.log')
-        cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
+        cmd = VMRUN + ['--kernel', args.kernel,
                '--module', rfkill_ko,
                '--in-tree-module', 'mac80211_hwsim radios=2',
                '--in-tree-module', 'hci_vhci',

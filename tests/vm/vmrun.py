@@ -3,9 +3,10 @@
 """vmrun: boot a Debian kernel in qemu (TCG) with a throw-away busybox
 initramfs, load modules, run one guest program and report TAP.
 
-Usage (all options repeatable where it makes sense):
+Usage (all options repeatable where it makes sense), with PYTHONPATH
+naming tests/ (see tests/vm/__init__.py):
 
-  vmrun.py --kernel 6.1.0-57-amd64 \\
+  python3 -m vm.vmrun --kernel 6.1.0-57-amd64 \\
       --module build/rfkill.ko \\                 # ours; replaces in-tree "rfkill"
       --in-tree-module 'mac80211_hwsim radios=2' \\ # name [params], deps resolved
       --in-tree-module hci_vhci \\
@@ -54,9 +55,8 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kernels  # noqa: E402
-from testlib import Tap  # noqa: E402
+from vm import kernels
+from vm.testlib import Tap
 
 MARK = '@@VMRUN'
 

@@ -3,8 +3,7 @@
 (meson runs them with protocol 'tap') and building a Kbuild tree of the
 checkout for one installed kernel.
 
-Scripts elsewhere import it from here:
-  sys.path.insert(0, os.path.join(<their dir>, ..., 'tests/kernel/vm'))
+  from vm.testlib import Tap, kbuild, VMRUN
 """
 
 import fcntl
@@ -13,7 +12,10 @@ import shutil
 import sys
 import threading
 
-import kernels
+from vm import kernels
+
+# How every suite runs the VM harness's runner (PYTHONPATH names tests/).
+VMRUN = [sys.executable, '-m', 'vm.vmrun']
 
 # Helper threads (the e2e bridge) log through diag() while the main thread
 # prints checks: each line must reach stdout whole, or TAP breaks.

@@ -6,7 +6,7 @@ with ours, run parity-probe in both and diff the two transcripts.  The test
 passes only when they are equal after the allow-list below; the diff is
 printed as TAP comments either way.
 
-  parity-vm-test.py --kernel KVER --vmrun vmrun.py --probe parity-probe
+  test_parity.py --kernel KVER --probe parity-probe
                     --source-dir kernel/ --work-dir DIR --tos-aml tos6205.aml
                     --asus-aml atk4002.aml [--version V] [--timeout S]
 
@@ -20,9 +20,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'vm'))
-from testlib import Tap, kbuild  # noqa: E402
+from vm.testlib import VMRUN, Tap, kbuild
 
 RADIOS = ['mac80211_hwsim radios=2', 'hci_vhci', 'toshiba_bluetooth']
 
@@ -95,7 +93,7 @@ def build(args, tap):
 
 
 def run_probe(args, tap, label, modules):
-    cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
+    cmd = VMRUN + ['--kernel', args.kernel,
            '--guest-program', args.probe,
            '--acpitable', args.tos_aml, '--acpitable', args.asus_aml,
            '--qemu-arg=-device', '--qemu-arg=pc-testdev',
@@ -131,7 +129,6 @@ def run_probe(args, tap, label, modules):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
-    ap.add_argument('--vmrun', required=True)
     ap.add_argument('--probe', required=True)
     ap.add_argument('--source-dir', required=True, help='kernel/ of the checkout')
     ap.add_argument('--work-dir', required=True)

@@ -18,7 +18,7 @@ modules back.  Needs root; it refuses to touch an rfkill-airplane that is
 already installed on this machine, and removes the MOK signing key DKMS
 generates during the build unless one existed before.
 
-  check-dkms --install-tree PATH --kernel-src kernel/ --dkms-conf FILE
+  test_dkms.py --install-tree PATH --kernel-src kernel/ --dkms-conf FILE
              --version V [--kernel KVER ...]
 """
 
@@ -177,19 +177,19 @@ def main():
     a = ap.parse_args()
 
     if os.geteuid() != 0:
-        print("check-dkms: needs root (dkms install writes /lib/modules); "
+        print("test_dkms: needs root (dkms install writes /lib/modules); "
               "CI runs the kernel suite as root")
         sys.exit(77)
 
     src_dir = f"/usr/src/{PKG}-{a.version}"
     _, status = run(["dkms", "status", "-m", PKG])
     if status or os.path.exists(src_dir):
-        sys.exit(f"check-dkms: {PKG} is already on this machine "
+        sys.exit(f"test_dkms: {PKG} is already on this machine "
                  f"({src_dir} or 'dkms status' above); not touching it")
 
     kvers = a.kernel or installed_kernels()
     if not kvers:
-        sys.exit("check-dkms: no kernel with both headers and modules.dep")
+        sys.exit("test_dkms: no kernel with both headers and modules.dep")
     want_asus = os.path.isfile(os.path.join(a.kernel_src, "asus-wireless",
                                             "Kbuild"))
 
@@ -220,7 +220,7 @@ def main():
         c.ok("/kernel/net/rfkill/" in path and "/updates/" not in path,
              f"{kver}: after dkms remove, rfkill is the in-tree one ({path})")
 
-    print(f"check-dkms: {len(kvers)} kernel(s), "
+    print(f"test_dkms: {len(kvers)} kernel(s), "
           f"{'all checks passed' if not c.failed else f'{c.failed} failed'}")
     sys.exit(1 if c.failed else 0)
 

@@ -1,17 +1,21 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Build rfkill.ko and the rfkill_selftest fake radio for KVER, boot KVER
-in qemu (tests/kernel/vm/vmrun.py) and run the guest programs; prints TAP.
+in qemu (the VM harness, tests/vm; PYTHONPATH names tests/) and run the
+guest programs; prints TAP.
 
-  run-selftest --kernel KVER --vmrun vmrun.py --source-dir kernel/
-               --work-dir DIR [--version V]
+  test_selftest.py --kernel KVER --source-dir kernel/ --work-dir DIR
+                   [--version V] [--boot NAME]...
 
 Four boots:
   main        rfkill_selftest radio, guest.sh (driver API, LEDs, polling)
   persistent  the radio registered persistent and soft blocked
-  input       mac80211_hwsim + uinput, input-test (keys, EPO, NOINPUT,
+  input       mac80211_hwsim + uinput, check-input (keys, EPO, NOINPUT,
               uevent, sysfs state, suspend/resume, rmmod)
-  default-off rfkill default_state=0, input-test default-off
+  default-off rfkill default_state=0, check-input default-off
+  pm-lock     guest.sh pm-lock: suspend/resume while another path holds
+              rfkill_global_mutex (selftest-slow's set_block waits)
+--boot NAME (repeatable) runs only those boots.
 The kernel/ tree is copied to DIR/src first (kbuild writes next to the
 sources).
 """
@@ -22,13 +26,16 @@ import shutil
 import subprocess
 import sys
 
+from vm import kernels
+from vm.testlib import VMRUN
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = shutil.ignore_patterns('*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd',
                               'modules.order', 'Module.symvers', 'meson.build')
 
 
 def make(kernel, work_dir, mdir, extra, log):
-    """kbuild for kernel (tests/kernel/vm/kernels.py: on the host, or in the
+    """kbuild for kernel (vm.kernels: on the host, or in the
     chroot of a kernel root with work_dir visible at the same path)."""
     with open(log, 'w', encoding='utf-8') as f:
         rc, cmd = kernel.make(['-j2', f'M={mdir}', 'modules'] + extra,
@@ -39,17 +46,17 @@ def make(kernel, work_dir, mdir, extra, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
-    ap.add_argument('--vmrun', required=True)
     ap.add_argument('--source-dir', required=True)
     ap.add_argument('--work-dir', required=True)
     ap.add_argument('--version', default='')
     ap.add_argument('--timeout', default='300')
+    ap.add_argument('--boot', action='append',
+                    help='run only this boot (main, persistent, input, '
+                    'default-off, pm-lock)')
     a = ap.parse_args()
     a.work_dir = os.path.abspath(a.work_dir)
 
     # the VM harness knows where each kernel's files are
-    sys.path.insert(0, os.path.dirname(os.path.abspath(a.vmrun)))
-    import kernels  # pylint: disable=import-outside-toplevel
     try:
         kernel = kernels.find(a.kernel)
     except LookupError as e:
@@ -82,11 +89,11 @@ def main():
         print(f'1..{n}')
         return 1
 
-    input_test = os.path.join(a.work_dir, 'input-test')
+    input_test = os.path.join(a.work_dir, 'check-input')
     r = subprocess.run(['cc', '-static', '-O2', '-Wall', '-o', input_test,
-                        os.path.join(HERE, 'input-test.c')],
+                        os.path.join(HERE, 'check-input.c')],
                        capture_output=True, text=True)
-    tap(r.returncode == 0, 'input-test builds (static)')
+    tap(r.returncode == 0, 'check-input builds (static)')
     if r.returncode != 0:
         print('# ' + r.stderr.replace('\n', '\n# '))
 
@@ -108,11 +115,15 @@ def main():
         ('default-off', ['--module', rfkill_ko + ' default_state=0'] + hwsim +
                         ['--guest-program', input_test,
                          '--guest-args', 'default-off']),
+        ('pm-lock', ['--module', rfkill_ko, '--module', selftest_ko,
+                     '--guest-program', guest_sh, '--guest-args', 'pm-lock']),
     ]
     for name, vmargs in boots:
+        if a.boot and name not in a.boot:
+            continue
         if name in ('input', 'default-off') and not os.path.exists(input_test):
             continue
-        cmd = [sys.executable, a.vmrun, '--kernel', a.kernel,
+        cmd = VMRUN + ['--kernel', a.kernel,
                '--timeout', a.timeout] + vmargs
         r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                            text=True)

@@ -5,16 +5,17 @@
 A kernel is either installed on the host (/boot/vmlinuz-KVER,
 /lib/modules/KVER, /usr/src/linux-headers-KVER: bookworm's 6.1 and 6.12)
 or lives in a kernel root, a chroot whose own toolchain must build for it
-(sid's newest line, prepared by sid-kernel.py):
+(sid's newest line, prepared by sid_kernel.py):
 ROOT/usr/lib/modules/KVER/vmlinuz, its modules and modules.dep, and
 ROOT/usr/src/linux-headers-KVER.  Kernel roots are named by the
-environment variable RFKILL_KERNEL_ROOTS (':'-separated); tests/kernel's
+environment variable RFKILL_KERNEL_ROOTS (':'-separated); tests/vm's
 meson.build sets it for every test.
 
 As a program (meson calls it at configure time):
-  kernels.py [--root ROOT]... [--modversions]
+  python3 -m vm.kernels [--root ROOT]... [--modversions | --no-modversions]
 prints one KVER per line, oldest first: every kernel that can be booted
-and built for; --modversions keeps those with CONFIG_MODVERSIONS=y.
+and built for; --modversions keeps those with CONFIG_MODVERSIONS=y,
+--no-modversions those without.
 """
 
 import argparse
@@ -71,11 +72,20 @@ class Kernel:
         """Runs `make -C HEADERS make_args...` with stdout/stderr to the
         file object stdout; returns (returncode, argv shown in logs).
         dirs are the absolute host directories make reads or writes (M=,
-        KBUILD_EXTRA_SYMBOLS): for a chrooted kernel they are bind-mounted
-        at the same path inside the root, with a /proc, in a private mount
-        namespace that goes away with the command, so nothing is left
-        mounted (and removing the cache cannot reach the host's files)."""
-        cmd = ['make', '-C', self.headers_in_root, *make_args]
+        KBUILD_EXTRA_SYMBOLS), see run()."""
+        return self.run(['make', '-C', self.headers_in_root, *make_args],
+                        dirs, stdout)
+
+    def run(self, cmd, dirs, stdout):
+        """Runs cmd where this kernel's modules are built: on the host, or
+        chrooted into the kernel root, where the headers are at
+        headers_in_root.  Output goes to the file object stdout; returns
+        (returncode, argv shown in logs).  dirs are absolute host
+        directories cmd reads or writes: for a chrooted kernel they are
+        bind-mounted at the same path inside the root, with a /proc, in a
+        private mount namespace that goes away with the command, so nothing
+        is left mounted (and removing the cache cannot reach the host's
+        files)."""
         if not self.chrooted:
             r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=stdout,
                                stderr=subprocess.STDOUT)
@@ -131,7 +141,7 @@ def find(kver, roots=None):
     raise LookupError(
         f'kernel {kver}: no /boot/vmlinuz-{kver} with modules and headers, '
         f'and not in a kernel root ({ROOTS_ENV}={":".join(roots) or "unset"}; '
-        'tests/kernel/vm/sid-kernel.py prepares one)')
+        'tests/vm/sid_kernel.py prepares one)')
 
 
 def available(roots):
@@ -153,12 +163,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--root', action='append', default=[],
                     help='a kernel root (also from $' + ROOTS_ENV + ')')
-    ap.add_argument('--modversions', action='store_true',
-                    help='only kernels built with CONFIG_MODVERSIONS=y')
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument('--modversions', action='store_true',
+                       help='only kernels built with CONFIG_MODVERSIONS=y')
+    which.add_argument('--no-modversions', action='store_true',
+                       help='only kernels built without it')
     args = ap.parse_args()
     for k in available(args.root + env_roots()):
-        if not args.modversions or k.config('MODVERSIONS') == 'y':
-            print(k.kver)
+        on = k.config('MODVERSIONS') == 'y'
+        if (args.modversions and not on) or (args.no_modversions and on):
+            continue
+        print(k.kver)
 
 
 if __name__ == '__main__':

@@ -20,8 +20,8 @@ kernel/check-symvers (DKMS's pre-install check) on the build, against the
 real headers and against a Module.symvers with one export altered, and
 checks that `make clean` works.
 
-  check-crc --kver 6.1.0-57-amd64 [--src kernel/] [--keep DIR]
-  check-crc --ko rfkill.ko --our-symvers Module.symvers --ref-symvers REF
+  test_crc.py --kver 6.1.0-57-amd64 [--src kernel/] [--keep DIR]
+  test_crc.py --ko rfkill.ko --our-symvers Module.symvers --ref-symvers REF
 """
 
 import argparse
@@ -38,7 +38,7 @@ BUILD_VERSION = "0.0.0-from-the-build"
 
 
 def fail(msg):
-    print(f"check-crc: {msg}", file=sys.stderr)
+    print(f"test_crc: {msg}", file=sys.stderr)
     sys.exit(1)
 
 
@@ -75,7 +75,7 @@ def ko_crcs(ko):
         fail(f"{ko}: no __crc_* symbols (built without CONFIG_MODVERSIONS?)")
 
     sections = {}
-    with tempfile.TemporaryDirectory(prefix="check-crc-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="test-crc-") as tmp:
         for sec in sorted({sec for sec, _ in where.values()}):
             blob = os.path.join(tmp, "section.bin")
             r = subprocess.run(["objcopy", "-O", "binary",
@@ -270,7 +270,7 @@ def main():
             os.makedirs(a.keep)
             ok = build_and_check(src, a.kver, a.keep)
         else:
-            with tempfile.TemporaryDirectory(prefix="check-crc-") as tmp:
+            with tempfile.TemporaryDirectory(prefix="test-crc-") as tmp:
                 ok = build_and_check(src, a.kver, tmp)
     else:
         ap.error("give --kver or --ko")

@@ -4,10 +4,10 @@
 KVER with it in place of the in-tree module plus Debian's hwsim/bluetooth
 stack, and run the in-guest checks.  Prints TAP (meson protocol 'tap').
 
-  rfkill-vm-test.py --kernel KVER --vmrun vmrun.py --guest-program PROG
-                    --source-dir SRC/kernel --work-dir DIR [--version V]
-                    [--module rfkill.ko] [--stock] [--timeout S]
-                    [--default-off | --hard-block TOS6205.aml]
+  test_rfkill.py --kernel KVER --guest-program PROG
+                 --source-dir SRC/kernel --work-dir DIR [--version V]
+                 [--module rfkill.ko] [--stock] [--timeout S]
+                 [--default-off | --hard-block TOS6205.aml]
 
 The kernel/ tree is built in a copy, DIR/src (testlib.kbuild).  --stock
 boots Debian's own rfkill.ko instead (for comparison; the new-op checks are
@@ -23,8 +23,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import Tap, kbuild  # noqa: E402
+from vm.testlib import VMRUN, Tap, kbuild
 
 GUEST_MODULES = ['mac80211_hwsim radios=2', 'hci_vhci', 'uinput']
 
@@ -46,7 +45,6 @@ def build(args, tap):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
-    ap.add_argument('--vmrun', required=True)
     ap.add_argument('--guest-program', required=True)
     ap.add_argument('--source-dir', help='the kernel/ directory of the checkout')
     ap.add_argument('--work-dir', help='private build directory for this kernel')
@@ -90,7 +88,7 @@ def main():
         guest_args.append('--hard-block')
     if ko:
         guest_args += ['--expect-rfkill-version', version or 'MODULE_VERSION-missing']
-    cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
+    cmd = VMRUN + ['--kernel', args.kernel,
            '--guest-program', args.guest_program,
            '--guest-args', ' '.join(guest_args),
            '--host-binary', args.rfkill_bin,

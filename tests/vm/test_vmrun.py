@@ -4,7 +4,7 @@
 of broken run (a failing check, a short plan, a kernel panic, a hang, a
 WARNING in dmesg, a missing module).  Prints TAP.
 
-  selftest.py --vmrun vmrun.py --kernel KVER
+  python3 tests/vm/test_vmrun.py --kernel KVER    (PYTHONPATH=tests)
 """
 
 import argparse
@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from vm.testlib import VMRUN
 
 CASES = [
     # name, guest script, extra vmrun args, want rc 0?, line that must show
@@ -36,7 +38,6 @@ CASES = [
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--vmrun', required=True)
     ap.add_argument('--kernel', required=True)
     args = ap.parse_args()
     failed = 0
@@ -46,7 +47,7 @@ def main():
             guest = os.path.join(tmp, f'case{n}.sh')
             with open(guest, 'w', encoding='utf-8') as f:
                 f.write('#!/bin/sh\n' + script + '\n')
-            cmd = ['/usr/bin/python3', args.vmrun, '--kernel', args.kernel,
+            cmd = VMRUN + ['--kernel', args.kernel,
                    '--guest-program', guest, '--timeout', '120'] + extra
             start = time.monotonic()
             run = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,

@@ -3,7 +3,7 @@
 """Prepare Debian sid's newest kernel line for the kernel suite, without
 installing anything on the host or adding sid to its apt sources.
 
-  sid-kernel.py --cache DIR [--max-age HOURS] [--mirror URL]
+  python3 -m vm.sid_kernel --cache DIR [--max-age HOURS] [--mirror URL]
 
 sid's linux-headers need a newer gcc and libc than bookworm has, so
 everything lives in one sid chroot, CACHE/sid, made with debootstrap:

@@ -6,8 +6,8 @@
  * with two mac80211_hwsim radios (rfkill0, rfkill1) and uinput devices.
  * Prints TAP.
  *
- *   input-test               the main plan
- *   input-test default-off   rfkill was loaded with default_state=0
+ *   check-input               the main plan
+ *   check-input default-off   rfkill was loaded with default_state=0
  */
 #define _GNU_SOURCE
 #include <errno.h>

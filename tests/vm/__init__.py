@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The VM harness shared by the kernel, asus and e2e suites.
+
+  vm.kernels    the kernels that can be booted and built for, and their files
+  vm.vmrun      boot one kernel in qemu with modules and a guest program (TAP)
+  vm.testlib    TAP output and a Kbuild build of kernel/ for one kernel
+  vm.sid_kernel prepare Debian sid's newest kernel in a chroot (configure time)
+
+It is a package under tests/: meson runs every test that uses it with
+PYTHONPATH=<source>/tests (vm_env in tests/vm/meson.build).  By hand:
+
+  PYTHONPATH=tests python3 -m vm.vmrun --help
+"""
