@@ -526,6 +526,10 @@ def boot1():
     if pid:
         section(led_checks, pid)
 
+    # The user logs out and in again: the session starts the applet anew
+    # (the LED checks killed it), and `--airplane` below asks it.
+    section(relogin)
+
     # Airplane scenario 1, part 1: hwsim1 off before; airplane on; reboot.
     sh(['rfkill', 'unblock', 'all'])
     sh(['rfkill', 'block', rfkill_index(1)])
@@ -536,10 +540,12 @@ def boot1():
        f'rfkill-applet --airplane on blocks every radio ({soft_states()})')
     with open(os.path.join(STATE, 'pre-airplane'), 'w') as f:
         f.write(before)
-    nm_state = read('/var/lib/NetworkManager/NetworkManager.state').replace('\n', ' ')
-    diag(f'NetworkManager after airplane on: radio wifi {nm_wifi()}; state file: {nm_state}')
-    ok('WirelessEnabled=false' in nm_state,
-       'NetworkManager saved Wi-Fi off with airplane mode (it restores its own switch at boot)')
+    # NetworkManager writes its saved Wi-Fi switch to the kernel when it
+    # starts: airplane mode must be in it (see rfk-nm-radios.h).
+    nm_state = wait_for(lambda: (lambda t: t if 'WirelessEnabled=false' in t else None)(
+        sh(['cat', '/var/lib/NetworkManager/NetworkManager.state']).stdout), 10)
+    ok(nm_state is not None,
+       f'NetworkManager saved Wi-Fi off with airplane mode ({nm_state or "WirelessEnabled not false"})'.replace('\n', ' '))
     # systemd-rfkill writes the states it saw when it exits, after 5 s
     # without events; stopped before that (a reboot), it loses them.  A
     # user reboots later than that; so does this test.
@@ -555,6 +561,14 @@ def systemd_rfkill_saved():
     if not os.path.isdir(sdir):
         return {}
     return {f: read(os.path.join(sdir, f)) for f in sorted(os.listdir(sdir))}
+
+
+def relogin():
+    old = applet_pid()
+    sh(['loginctl', 'terminate-user', USER])
+    wait_for(lambda: applet_pid() is None and applet_pid() != old, 30)
+    item, t = wait_tray(300)
+    ok(item is not None, f'logged in again: the session started the applet, in the tray ({item})')
 
 
 def rfkill_index(n):
