@@ -327,18 +327,12 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
     keep_newcomer_off (self, device);
 }
 
+/* No counted radio is held off by software alone (a switch may hold
+ * some: software cannot undo that). */
 static gboolean
 every_counted_radio_on (RfkManager *self)
 {
-  for (guint i = 0; i < self->sorted->len; i++)
-    {
-      RfkDevice *device = g_ptr_array_index (self->sorted, i);
-
-      if (rfk_airplane_policy_counts (self->airplane_types, device->type)
-          && device->soft && !device->hard)
-        return FALSE;
-    }
-  return TRUE;
+  return self->n_counted_soft_only == 0;
 }
 
 static void
