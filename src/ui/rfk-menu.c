@@ -564,17 +564,22 @@ rfk_menu_queue_sync (RfkMenu *self)
                          now - self->last_prompt_us >= SYNC_MIN_INTERVAL_MS * 1000;
 
   self->last_change_us = now;
-  if (self->sync_id != 0)
-    return;
-  self->pending_since_us = now;
   if (after_quiet)
     {
+      /* The first change after a quiet spell is shown at once, even if
+       * the last burst's trailing sync is still waiting: that sync would
+       * hold this change back for a whole quiet window. */
+      g_clear_handle_id (&self->sync_id, g_source_remove);
+      self->pending_since_us = now;
       self->last_prompt_us = now;
       self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
                                        self, NULL);
+      return;
     }
-  else
-    wait_for_burst_end (self, now);
+  if (self->sync_id != 0)
+    return;
+  self->pending_since_us = now;
+  wait_for_burst_end (self, now);
 }
 
 static void
