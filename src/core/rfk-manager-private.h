@@ -84,6 +84,11 @@ struct _RfkManager
    * key's switch wakes us after its first CHANGE). */
   GHashTable *batch_before;   /* idx -> GINT (soft before the sweep + 1) */
   gint64 sweep_last_change;   /* monotonic µs of the sweep's last change */
+  /* Airplane mode flapping under other programs' changes (a storm): a
+   * decision about them within FLAP_QUIET_MS of the last one waits until
+   * their changes have been quiet that long, and is taken once. */
+  gint64 last_decision_us;    /* the last entered/ended decision */
+  guint flap_source;          /* the deferred decision, 0 if none */
   gboolean ended_in_batch;    /* airplane mode ended, not by us */
   gboolean entered_in_batch;  /* airplane mode began, not by us */
   /* Airplane mode ended elsewhere but not every counted radio is on yet:
