@@ -33,9 +33,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkAirplaneStore, rfk_airplane_store_free)
  * error naming the path (G_KEY_FILE_ERROR when corrupt); callers must
  * never act as if it were empty. */
 RfkAirplaneStore *rfk_airplane_store_load (GError **error);
-/* Atomic (write temp file + rename). */
+/* Atomic (write temp file + rename): every reader, and a restart after a
+ * crash, sees the new list on return.  On disk (fsync) shortly after,
+ * from a worker thread, so that airplane mode does not wait for the disk;
+ * see the comment in rfk-airplane-store.c for what a power loss in that
+ * window means. */
 gboolean rfk_airplane_store_save (const RfkAirplaneStore *store,
                                   GError **error);
+/* Waits until every list saved so far is on disk; FALSE if an fsync
+ * failed (already logged).  For a program about to exit. */
+gboolean rfk_airplane_store_wait_durable (void);
 
 void rfk_airplane_store_remember (RfkAirplaneStore *store, const char *key,
                                   gboolean soft_blocked);

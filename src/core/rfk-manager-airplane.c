@@ -194,6 +194,8 @@ rfk_manager_airplane_start (RfkManager *self, Request *request,
   g_autoptr (RfkAirplanePlan) plan = NULL;
   GError *error = NULL;
 
+  /* Ours decides what a deferred decision about others would have. */
+  g_clear_handle_id (&self->flap_source, g_source_remove);
   store = load_store (self, &error);
   if (store == NULL)
     {
@@ -327,18 +329,12 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
     keep_newcomer_off (self, device);
 }
 
+/* No counted radio is held off by software alone (a switch may hold
+ * some: software cannot undo that). */
 static gboolean
 every_counted_radio_on (RfkManager *self)
 {
-  for (guint i = 0; i < self->sorted->len; i++)
-    {
-      RfkDevice *device = g_ptr_array_index (self->sorted, i);
-
-      if (rfk_airplane_policy_counts (self->airplane_types, device->type)
-          && device->soft && !device->hard)
-        return FALSE;
-    }
-  return TRUE;
+  return self->n_counted_soft_only == 0;
 }
 
 static void
@@ -396,10 +392,56 @@ ended_settled (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/*
+ * Airplane mode flipping again within FLAP_QUIET_MS of the last decision
+ * is no user's doing (the key is rate-limited by rfkill-input, and hands
+ * are slower): a driver, a script or a relay is flooding the kernel with
+ * changes.  Deciding on every flip would load, plan and save the list
+ * dozens of times a second, for states that last a few milliseconds; the
+ * decision waits until the changes have been quiet that long, and then
+ * goes by the state the burst left, as for a single batch.
+ */
+#define FLAP_QUIET_MS 20
+
+static gboolean
+flap_settled (gpointer data)
+{
+  RfkManager *self = data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 quiet_until = self->sweep_last_change + FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
+
+  self->flap_source = 0;
+  if (now < quiet_until)
+    {
+      self->flap_source = g_timeout_add (MAX (1, (quiet_until - now) / 1000),
+                                         flap_settled, self);
+      return G_SOURCE_REMOVE;
+    }
+  if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
+    {
+      self->last_decision_us = now;
+      if (!self->airplane_mode)
+        ended_elsewhere (self);  /* every radio on, or switched by hand */
+      else if (g_hash_table_size (self->batch_before) > 0)
+        entered_elsewhere (self);
+      rfk_manager_update_airplane_mode (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 void
 rfk_manager_airplane_cancel_settle (RfkManager *self)
 {
   g_clear_handle_id (&self->ended_settle_source, g_source_remove);
+  g_clear_handle_id (&self->flap_source, g_source_remove);
+}
+
+static gboolean
+flapping (RfkManager *self)
+{
+  return self->flap_source != 0
+         || g_get_monotonic_time () - self->last_decision_us
+              < FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
 }
 
 void
@@ -412,8 +454,17 @@ rfk_manager_airplane_batch_end (RfkManager *self)
     {
       gboolean settling = self->ended_settle_source != 0;
 
-      if ((ended || settling) && !self->airplane_mode)
+      if ((ended || entered || self->flap_source != 0) && flapping (self))
         {
+          /* The deferred decision covers what the settle would do. */
+          g_clear_handle_id (&self->ended_settle_source, g_source_remove);
+          if (self->flap_source == 0)
+            self->flap_source = g_timeout_add (FLAP_QUIET_MS, flap_settled,
+                                               self);
+        }
+      else if ((ended || settling) && !self->airplane_mode)
+        {
+          self->last_decision_us = g_get_monotonic_time ();
           if (every_counted_radio_on (self))
             {
               rfk_manager_airplane_cancel_settle (self);
@@ -426,6 +477,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
       else if (entered && self->airplane_mode
                && g_hash_table_size (self->batch_before) > 0)
         {
+          self->last_decision_us = g_get_monotonic_time ();
           rfk_manager_airplane_cancel_settle (self);
           entered_elsewhere (self);
         }

@@ -64,6 +64,13 @@ struct _RfkManager
   GHashTable *devices;    /* GUINT_TO_POINTER (idx) -> RfkDevice */
   GPtrArray *sorted;      /* by type, then name */
   guint32 airplane_types;
+  /* Tallies over the model, kept up to date on every ADD, DEL and CHANGE
+   * (and recounted when airplane_types changes), so that no event has to
+   * walk every radio (rfk_manager_tally()). */
+  guint n_counted;        /* radios of a type airplane mode counts */
+  guint n_counted_on;     /* ... neither soft- nor hard-blocked */
+  guint n_counted_soft_only; /* ... soft-blocked and not hard-blocked */
+  guint n_switch_blocked; /* any type: hard-blocked by a switch */
   gboolean airplane_mode; /* last value announced */
   gboolean airplane_light;/* the kernel's airplane-mode LED (op 5) */
   RfkManagerStats stats;
@@ -77,6 +84,11 @@ struct _RfkManager
    * key's switch wakes us after its first CHANGE). */
   GHashTable *batch_before;   /* idx -> GINT (soft before the sweep + 1) */
   gint64 sweep_last_change;   /* monotonic µs of the sweep's last change */
+  /* Airplane mode flapping under other programs' changes (a storm): a
+   * decision about them within FLAP_QUIET_MS of the last one waits until
+   * their changes have been quiet that long, and is taken once. */
+  gint64 last_decision_us;    /* the last entered/ended decision */
+  guint flap_source;          /* the deferred decision, 0 if none */
   gboolean ended_in_batch;    /* airplane mode ended, not by us */
   gboolean entered_in_batch;  /* airplane mode began, not by us */
   /* Airplane mode ended elsewhere but not every counted radio is on yet:
@@ -132,6 +144,8 @@ void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
 void rfk_manager_batch_end (RfkManager *self);
 void rfk_manager_remove_all_devices (RfkManager *self);
 void rfk_manager_update_airplane_mode (RfkManager *self);
+/* Adds (sign 1) or takes out (sign -1) device's share of the tallies. */
+void rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign);
 gboolean rfk_manager_compute_airplane_mode (RfkManager *self,
                                             guint *out_unblocked);
 

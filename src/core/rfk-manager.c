@@ -73,24 +73,69 @@ device_counts_blocked (RfkManager *self, RfkDevice *device)
          || rfk_request_is_enforcing (self, device->idx);
 }
 
+/* V1 kernels give no reason; a hard block then is a switch. */
+static gboolean
+device_switch_blocked (const RfkDevice *device)
+{
+  return device->hard && (device->hard_reasons == 0
+                          || (device->hard_reasons & RFK_HARD_BLOCK_SIGNAL));
+}
+
+void
+rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
+{
+  if (device_switch_blocked (device))
+    self->n_switch_blocked += sign;
+  if (!rfk_airplane_policy_counts (self->airplane_types, device->type))
+    return;
+  self->n_counted += sign;
+  if (!device->soft && !device->hard)
+    self->n_counted_on += sign;
+  else if (device->soft && !device->hard)
+    self->n_counted_soft_only += sign;
+}
+
+static void
+retally (RfkManager *self)
+{
+  self->n_counted = self->n_counted_on = self->n_counted_soft_only = 0;
+  self->n_switch_blocked = 0;
+  for (guint i = 0; i < self->sorted->len; i++)
+    rfk_manager_tally (self, g_ptr_array_index (self->sorted, i), 1);
+}
+
+static gboolean
+enforcing_any (RfkManager *self)
+{
+  for (GList *l = self->requests; l != NULL; l = l->next)
+    if (((Request *) l->data)->kind == REQUEST_ENFORCE)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
 {
-  guint counted = 0, unblocked = 0;
+  guint unblocked = self->n_counted_on;
 
-  for (guint i = 0; i < self->sorted->len; i++)
+  /* Radios our enforcement is blocking count as blocked already.  Such a
+   * request lives only while a hot-plugged radio is being kept off, so
+   * walking the radios then costs nothing worth a tally. */
+  if (unblocked > 0 && enforcing_any (self))
     {
-      RfkDevice *device = g_ptr_array_index (self->sorted, i);
+      unblocked = 0;
+      for (guint i = 0; i < self->sorted->len; i++)
+        {
+          RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
-      if (!rfk_airplane_policy_counts (self->airplane_types, device->type))
-        continue;
-      counted++;
-      if (!device_counts_blocked (self, device))
-        unblocked++;
+          if (rfk_airplane_policy_counts (self->airplane_types, device->type)
+              && !device_counts_blocked (self, device))
+            unblocked++;
+        }
     }
   if (out_unblocked)
     *out_unblocked = unblocked;
-  return counted > 0 && unblocked == 0;
+  return self->n_counted > 0 && unblocked == 0;
 }
 
 /* ---- derived state ---------------------------------------------------- */
@@ -125,6 +170,7 @@ remove_device (RfkManager *self, RfkDevice *device)
 {
   guint32 idx = device->idx;
 
+  rfk_manager_tally (self, device, -1);
   g_ptr_array_remove (self->sorted, device);
   g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
   g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
@@ -172,6 +218,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);
   insert_sorted (self->sorted, device);
+  rfk_manager_tally (self, device, 1);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_ADDED], 0, device);
   rfk_manager_airplane_radio_added (self, device);
@@ -194,6 +241,8 @@ handle_change (RfkManager *self, const RfkEvent *event)
   if (before.soft == device->soft && before.hard == device->hard
       && before.hard_reasons == device->hard_reasons)
     return;
+  rfk_manager_tally (self, &before, -1);
+  rfk_manager_tally (self, device, 1);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
   if (before.hard != device->hard)
@@ -348,6 +397,8 @@ rfk_manager_finalize (GObject *object)
   RfkManager *self = RFK_MANAGER (object);
 
   rfk_requests_free_all (self);
+  /* The restore list we saved must outlive us, power loss included. */
+  rfk_airplane_store_wait_durable ();
   if (self->fd >= 0)
     close (self->fd);
   g_ptr_array_unref (self->sorted);
@@ -558,17 +609,10 @@ rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
                                      gpointer user_data)
 {
   Request *request;
-  guint counted = 0;
 
   g_return_if_fail (RFK_IS_MANAGER (self));
 
-  for (guint i = 0; i < self->sorted->len; i++)
-    if (rfk_airplane_policy_counts (self->airplane_types,
-                                    ((RfkDevice *) self->sorted->pdata[i])
-                                      ->type))
-      counted++;
-
-  if (self->state != RFK_MANAGER_STATE_READY || counted == 0)
+  if (self->state != RFK_MANAGER_STATE_READY || self->n_counted == 0)
     {
       g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
                                            user_data);
@@ -611,6 +655,7 @@ rfk_manager_set_airplane_types (RfkManager *self, guint32 type_mask)
   if (self->airplane_types == type_mask)
     return;
   self->airplane_types = type_mask;
+  retally (self);
   rfk_manager_airplane_types_changed (self);
   rfk_manager_update_airplane_mode (self);
 }
@@ -626,17 +671,7 @@ gboolean
 rfk_manager_get_hardware_blocked (RfkManager *self)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
-
-  for (guint i = 0; i < self->sorted->len; i++)
-    {
-      RfkDevice *device = g_ptr_array_index (self->sorted, i);
-
-      /* V1 kernels give no reason; a hard block then is a switch. */
-      if (device->hard && (device->hard_reasons == 0
-                           || (device->hard_reasons & RFK_HARD_BLOCK_SIGNAL)))
-        return TRUE;
-    }
-  return FALSE;
+  return self->n_switch_blocked > 0;
 }
 
 gboolean

@@ -42,7 +42,8 @@ struct _RfkIndicator
   RfkManager *manager;      /* owned */
   RfkMenu *menu;            /* owned */
   AppIndicator *indicator;  /* owned */
-  RfkIconState shown;
+  char *icon_name;          /* what the item shows now */
+  char *icon_description;
   AppIndicatorStatus shown_status;
 };
 
@@ -134,20 +135,31 @@ update_status (RfkIndicator *self)
   app_indicator_set_status (self->indicator, status);
 }
 
+/*
+ * Every set_icon_full() is a NewIcon on the bus, and whatever the panel
+ * does with it (reload, redraw), even when name and description are the
+ * ones it has.  So the icon is set only when one of them really changed:
+ * a new state, a theme that gained or lost the freedesktop name, another
+ * language.
+ */
 static void
-update_icon (RfkIndicator *self, gboolean force)
+update_icon (RfkIndicator *self)
 {
   RfkIconState state = rfk_indicator_state_for (self->manager,
                                                 rfk_menu_get_names (self->menu));
+  const char *name = rfk_indicator_icon_name (state,
+                                              gtk_icon_theme_get_default ());
+  const char *description = _(icons[state].description);
 
   update_status (self);
-  if (state == self->shown && !force)
+  if (g_strcmp0 (name, self->icon_name) == 0
+      && g_strcmp0 (description, self->icon_description) == 0)
     return;
-  self->shown = state;
-  app_indicator_set_icon_full (self->indicator,
-                               rfk_indicator_icon_name (state,
-                                                        gtk_icon_theme_get_default ()),
-                               _(icons[state].description));
+  g_free (self->icon_name);
+  self->icon_name = g_strdup (name);
+  g_free (self->icon_description);
+  self->icon_description = g_strdup (description);
+  app_indicator_set_icon_full (self->indicator, name, description);
 }
 
 /* The menu has caught up with the model; so does the icon, in the same
@@ -156,14 +168,14 @@ update_icon (RfkIndicator *self, gboolean force)
 static void
 on_menu_synced (RfkIndicator *self)
 {
-  update_icon (self, FALSE);
+  update_icon (self);
 }
 
 /* Another theme may have (or lack) the freedesktop names. */
 static void
 on_icon_theme_changed (RfkIndicator *self)
 {
-  update_icon (self, TRUE);
+  update_icon (self);
 }
 
 static void
@@ -175,6 +187,8 @@ rfk_indicator_dispose (GObject *object)
   if (self->menu != NULL)
     g_signal_handlers_disconnect_by_data (self->menu, self);
   g_clear_object (&self->indicator);
+  g_clear_pointer (&self->icon_name, g_free);
+  g_clear_pointer (&self->icon_description, g_free);
   g_clear_object (&self->menu);
   g_clear_object (&self->manager);
   G_OBJECT_CLASS (rfk_indicator_parent_class)->dispose (object);
@@ -208,7 +222,7 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   /* Set once here (ayatana's default is passive), then kept in step. */
   self->shown_status = rfk_indicator_status_for (manager);
   app_indicator_set_status (self->indicator, self->shown_status);
-  update_icon (self, TRUE);
+  update_icon (self);
 
   g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
   g_signal_connect_swapped (gtk_icon_theme_get_default (), "changed",

@@ -17,10 +17,10 @@
  * driver or a script flipping radios): the sync waits until the model has
  * been quiet that long, so that D-Bus sees the burst's outcome and not
  * every step of it, but never longer than SYNC_MAX_DELAY_MS, so that a
- * burst that does not end is still shown as it goes.  Whatever the
- * pattern, syncs are SYNC_MIN_INTERVAL_MS apart at least (a radio
- * flapping just slower than the quiet spell costs ten updates a second,
- * not one per flip).
+ * burst that does not end is still shown as it goes.  Within a burst,
+ * syncs are SYNC_MIN_INTERVAL_MS apart at least.  A radio flapping just
+ * slower than the quiet spell is shown flip by flip: a dozen updates a
+ * second at most.
  */
 #define SYNC_QUIET_MS 80
 #define SYNC_MAX_DELAY_MS 2000
@@ -72,7 +72,6 @@ struct _RfkMenu
   gint64 last_change_us;     /* monotonic time of the last model change */
   gint64 pending_since_us;   /* when the pending sync was asked for */
   gint64 last_sync_us;       /* monotonic time of the last sync */
-  gint64 last_prompt_us;     /* ... and of the last one after a quiet spell */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
@@ -557,24 +556,27 @@ static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
   gint64 now = g_get_monotonic_time ();
-  /* Measured from the last prompt sync, not the last sync: a follow-up
-   * signal (the LED controller's status after the radio's event) leaves
-   * a trailing sync behind, which must not delay the next lone event. */
-  gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000 &&
-                         now - self->last_prompt_us >= SYNC_MIN_INTERVAL_MS * 1000;
+  /* Only the quiet spell decides: the time since the last sync does not,
+   * or a lone change that comes soon after a slow sync (a busy machine)
+   * would wait for a whole quiet window. */
+  gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000;
 
   self->last_change_us = now;
+  if (after_quiet)
+    {
+      /* The first change after a quiet spell is shown at once, even if
+       * the last burst's trailing sync is still waiting: that sync would
+       * hold this change back for a whole quiet window. */
+      g_clear_handle_id (&self->sync_id, g_source_remove);
+      self->pending_since_us = now;
+      self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
+                                       self, NULL);
+      return;
+    }
   if (self->sync_id != 0)
     return;
   self->pending_since_us = now;
-  if (after_quiet)
-    {
-      self->last_prompt_us = now;
-      self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
-                                       self, NULL);
-    }
-  else
-    wait_for_burst_end (self, now);
+  wait_for_burst_end (self, now);
 }
 
 static void

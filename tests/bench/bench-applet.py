@@ -549,10 +549,8 @@ def main_test(args):
         sysbus = standins.SystemBus(os.environ['XDG_RUNTIME_DIR'])
         bluez = standins.BluezStandin(sysbus.conn)
         results = {'runs': args.runs, 'idle_s': args.idle}
-        # The fake keeps its sysfs stand-in up to date with a
-        # g_file_set_contents() per file, which fsyncs: on a busy disk that
-        # costs ms per event and the bench would measure the disk.  sysfs
-        # lives in memory; so does this stand-in (tmpfs).
+        # sysfs lives in memory; so does the fake's stand-in (tmpfs), so
+        # that a busy disk does not show in the figures.
         shm = tempfile.mkdtemp(prefix='rfk-bench-sysfs-', dir='/dev/shm')
         os.symlink(shm, os.path.join(os.environ['XDG_RUNTIME_DIR'], 'sysfs-rfkill'))
         try:

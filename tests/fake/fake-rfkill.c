@@ -2,6 +2,7 @@
 #include "fake-rfkill.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -17,7 +18,15 @@ typedef struct {
   FakeRfkill *fake;
   int fd;
   guint source;
+  /* Packets the socket had no room for yet, oldest first (GBytes *),
+   * and the G_IO_OUT watch that sends them once the client reads. */
+  GQueue backlog;
+  guint backlog_source;
 } Client;
+
+/* A client this far behind is stuck, not slow: the kernel's queue per
+ * open file is bounded by memory too, but a test must not eat it all. */
+#define MAX_BACKLOG (1u << 20)
 
 struct _FakeRfkill
 {
@@ -119,40 +128,65 @@ sysfs_make_device (FakeRfkill *fake, const FakeRadio *radio,
                g_strerror (errno));
 }
 
+/*
+ * One attribute, replaced whole: a reader sees the old value or the new
+ * one, as a read of sysfs does.  Not g_file_set_contents(), which fsyncs
+ * every file; the kernel's sysfs lives in memory, and an fsync per event
+ * would make every test and benchmark measure the disk.
+ */
 static void
-sysfs_write (FakeRfkill *fake, const FakeRadio *radio)
+sysfs_write_attr (const char *dir, const char *file, const char *value)
+{
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autofree char *tmp = g_strconcat (path, ".new", NULL);
+  gsize len = strlen (value);
+  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+  if (fd < 0 || write (fd, value, len) != (gssize) len)
+    {
+      g_warning ("fake-rfkill: cannot write %s: %s", tmp, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      g_unlink (tmp);
+      return;
+    }
+  close (fd);
+  if (g_rename (tmp, path) < 0)
+    g_warning ("fake-rfkill: cannot rename %s: %s", tmp, g_strerror (errno));
+}
+
+/* identity: also name and type, which only an ADD sets. */
+static void
+sysfs_write (FakeRfkill *fake, const FakeRadio *radio, gboolean identity)
 {
   g_autofree char *dir = NULL;
-  struct { const char *file; char *value; } files[] = {
-    { "name", g_strdup_printf ("%s\n", radio->name) },
-    { "type", g_strdup_printf ("%s\n", rfk_type_to_string (radio->type)
-                                       ? rfk_type_to_string (radio->type)
-                                       : "unknown") },
-    { "soft", g_strdup_printf ("%d\n", radio->soft) },
-    { "hard", g_strdup_printf ("%d\n", radio->hard) },
-    /* RFKILL_STATE_*: 0 soft blocked, 1 unblocked, 2 hard blocked */
-    { "state", g_strdup_printf ("%d\n", radio->hard ? 2 : radio->soft ? 0
-                                                                 : 1) },
-  };
+  const char *type = rfk_type_to_string (radio->type);
+  char value[16];
 
   if (fake->sysfs_dir == NULL)
-    goto out;
+    return;
   dir = g_strdup_printf ("%s/rfkill%u", fake->sysfs_dir, radio->idx);
-  if (radio->bus != NULL && !g_file_test (dir, G_FILE_TEST_EXISTS))
-    sysfs_make_device (fake, radio, dir);
-  if (g_mkdir_with_parents (dir, 0755) < 0)
-    g_warning ("fake-rfkill: cannot create %s: %s", dir, g_strerror (errno));
-  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+  if (identity)
     {
-      g_autofree char *path = g_build_filename (dir, files[i].file, NULL);
-      g_autoptr (GError) error = NULL;
+      g_autofree char *name = g_strdup_printf ("%s\n", radio->name);
 
-      if (!g_file_set_contents (path, files[i].value, -1, &error))
-        g_warning ("fake-rfkill: %s", error->message);
+      if (radio->bus != NULL && !g_file_test (dir, G_FILE_TEST_EXISTS))
+        sysfs_make_device (fake, radio, dir);
+      if (g_mkdir_with_parents (dir, 0755) < 0)
+        g_warning ("fake-rfkill: cannot create %s: %s", dir,
+                   g_strerror (errno));
+      sysfs_write_attr (dir, "name", name);
+      g_snprintf (value, sizeof value, "%s\n", type ? type : "unknown");
+      sysfs_write_attr (dir, "type", value);
     }
-out:
-  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
-    g_free (files[i].value);
+  g_snprintf (value, sizeof value, "%d\n", radio->soft);
+  sysfs_write_attr (dir, "soft", value);
+  g_snprintf (value, sizeof value, "%d\n", radio->hard);
+  sysfs_write_attr (dir, "hard", value);
+  /* RFKILL_STATE_*: 0 soft blocked, 1 unblocked, 2 hard blocked */
+  g_snprintf (value, sizeof value, "%d\n",
+              radio->hard ? 2 : radio->soft ? 0 : 1);
+  sysfs_write_attr (dir, "state", value);
 }
 
 static void
@@ -194,14 +228,76 @@ sysfs_remove (FakeRfkill *fake, const FakeRadio *radio)
 
 /* ---- sending ---------------------------------------------------------- */
 
+static gboolean client_writable_cb (int fd, GIOCondition condition,
+                                    gpointer user_data);
+
+/* FALSE if the socket has no room now (the packet stays queued). */
+static gboolean
+client_send_now (Client *client, GBytes *packet)
+{
+  gsize len;
+  const guint8 *buf = g_bytes_get_data (packet, &len);
+
+  while (send (client->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+    {
+      if (errno == EINTR)
+        continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return FALSE;
+      /* A client that went away is freed when its read side sees it. */
+      if (errno != EPIPE && errno != ECONNRESET)
+        g_warning ("fake-rfkill: cannot send to client: %s",
+                   g_strerror (errno));
+      break;
+    }
+  return TRUE;
+}
+
+/*
+ * The kernel queues every event for every open file until it is read;
+ * so does this: a packet the socket has no room for waits in the
+ * client's backlog, in order, and goes out when the client reads.  A
+ * storm is delivered whole, and the fake never blocks on a slow reader.
+ */
 static void
 client_send (Client *client, const guint8 *buf, gsize len)
 {
-  /* SEQPACKET keeps packet boundaries.  A client that stops reading
-   * loses events, as it would lose nothing with the kernel: warn. */
-  if (send (client->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0
-      && errno != EPIPE && errno != ECONNRESET)
-    g_warning ("fake-rfkill: cannot send to client: %s", g_strerror (errno));
+  GBytes *packet;
+
+  if (client->backlog.length == 0)
+    {
+      g_autoptr (GBytes) now = g_bytes_new_static (buf, len);
+
+      if (client_send_now (client, now))
+        return;
+    }
+  if (client->backlog.length >= MAX_BACKLOG)
+    {
+      g_warning ("fake-rfkill: a client has not read %u packets; "
+                 "dropping one", client->backlog.length);
+      return;
+    }
+  packet = g_bytes_new (buf, len);
+  g_queue_push_tail (&client->backlog, packet);
+  if (client->backlog_source == 0)
+    client->backlog_source = g_unix_fd_add (client->fd, G_IO_OUT,
+                                            client_writable_cb, client);
+}
+
+static gboolean
+client_writable_cb (int fd, GIOCondition condition, gpointer user_data)
+{
+  Client *client = user_data;
+  GBytes *packet;
+
+  while ((packet = g_queue_peek_head (&client->backlog)) != NULL)
+    {
+      if (!client_send_now (client, packet))
+        return G_SOURCE_CONTINUE;
+      g_bytes_unref (g_queue_pop_head (&client->backlog));
+    }
+  client->backlog_source = 0;
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -273,7 +369,7 @@ radio_changed (FakeRfkill *fake, FakeRadio *radio)
 {
   RfkEvent event = radio_event (radio, RFK_OP_CHANGE);
 
-  sysfs_write (fake, radio);
+  sysfs_write (fake, radio, FALSE);
   broadcast (fake, &event);
   update_indicator (fake);
 }
@@ -346,7 +442,7 @@ add_radio (FakeRfkill *fake, guint8 type, const char *name, gboolean soft,
   g_ptr_array_add (fake->radios, radio);
 
   /* sysfs first: the kernel registers the device before announcing it. */
-  sysfs_write (fake, radio);
+  sysfs_write (fake, radio, TRUE);
   event = radio_event (radio, RFK_OP_ADD);
   broadcast (fake, &event);
   update_indicator (fake);
@@ -586,6 +682,8 @@ client_free (Client *client)
 
   fake->clients = g_list_remove (fake->clients, client);
   g_clear_handle_id (&client->source, g_source_remove);
+  g_clear_handle_id (&client->backlog_source, g_source_remove);
+  g_queue_clear_full (&client->backlog, (GDestroyNotify) g_bytes_unref);
   close (client->fd);
   if (fake->indicator_owner == client)
     {
