@@ -463,7 +463,7 @@ def char_device_checks():
         return {d.get('device'): (int(d.get('soft') == 'blocked'), int(d.get('hard') == 'blocked'))
                 for d in devs}
     ok(table(ext) == sysfs, f'--list --json on /dev/rfkill (extended events) matches sysfs ({table(ext)})')
-    reads = [l for l in read(trace).splitlines() if re.search(r'\bread\(.*\) = 8$', l)]
+    reads = [l for l in read(trace).splitlines() if re.search(r'\bread\(.*\)\s+= 8$', l)]
     diag(f'strace, MAX_SIZE refused: {len(reads)} reads of 8 bytes; e.g. {reads[:1]}')
     ok(table(v1) == sysfs and len(reads) >= len(sysfs),
        f'--list --json with V1 events (8-byte reads, MAX_SIZE refused) matches sysfs ({table(v1)})')
