@@ -262,7 +262,8 @@ def slow_socket_peer_lists_every_radio_it_announced():
             conn.send(struct.pack("<IBBBBB", idx, type_, 0, 0, 0, 0))
             threading.Event().wait(0.4)
         conn.send(bytes([0xff, ord("S"), 0, 0]))
-        conn.recv(64)  # hold the connection until the client leaves
+        while conn.recv(64):  # hold the connection until the client leaves
+            pass
         conn.close()
 
     t = threading.Thread(target=peer, daemon=True)
