@@ -239,8 +239,8 @@ handle_event (RfkManager *self, const RfkEvent *event)
       handle_change (self, event);
       break;
     case RFK_OP_INDICATOR_CHANGE:
-      /* Our kernel module also sends one right after the initial ADDs,
-       * with the current state: the same handling serves both. */
+      /* Only because we asked (rfk-manager-connection.c); the first
+       * one, right after asking, carries the current state. */
       if (self->airplane_light != event->soft)
         {
           self->airplane_light = event->soft;
