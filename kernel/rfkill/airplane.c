@@ -11,8 +11,8 @@
  * One open /dev/rfkill file at a time may take the indicator over with
  * RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE and drive it with ..._CHANGE;
  * closing that file hands it back to the default rule at once.  Every
- * change of the indicator state is queued as an event to all open files,
- * and a newly opened file is told the current state after its ADDs.
+ * change of the indicator state is queued as an event to the open files
+ * that asked for such events (fops.c); the others never see op 5.
  */
 #include <linux/kernel.h>
 #include <linux/leds.h>
@@ -83,7 +83,7 @@ int rfkill_apm_change_locked(const void *owner, bool state)
 	return 0;
 }
 
-/* What the LED shows now; a new open file is told this after its ADDs. */
+/* What the LED shows now; a file that asks for events is told this. */
 bool rfkill_apm_state_locked(void)
 {
 	lockdep_assert_held(&rfkill_global_mutex);

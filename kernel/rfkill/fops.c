@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
- * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops.
+ * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops
+ * with their opt-in ioctl (RFKILL_IOCTL_AIRPLANE_MODE_EVENTS).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -34,6 +35,8 @@ struct rfkill_queued_event {
 
 struct rfkill_file {
 	struct list_head	list;		/* in rfkill_files; global mutex */
+	/* asked for op-5 events (ioctl or ACQUIRE); global mutex */
+	bool			apm_events;
 
 	struct mutex		mtx;		/* guards events, queued */
 	struct list_head	events;
@@ -92,12 +95,37 @@ static void rfkill_fill_indicator_event(struct rfkill_event_ext *ev,
 	ev->soft = state;
 }
 
+/* Only to the files that asked: see rfkill-airplane.h for why. */
 void rfkill_send_indicator_event_locked(bool state)
 {
 	struct rfkill_event_ext ev;
+	struct rfkill_file *file;
+
+	lockdep_assert_held(&rfkill_global_mutex);
 
 	rfkill_fill_indicator_event(&ev, state);
-	rfkill_send_event_locked(&ev);
+	list_for_each_entry(file, &rfkill_files, list)
+		if (file->apm_events && rfkill_queue(file, &ev))
+			wake_up_interruptible(&file->read_wait);
+}
+
+/*
+ * From now on @file gets op-5 events; the first one, with the current
+ * state, is queued behind what the file holds already.  Asking twice
+ * changes nothing.
+ */
+static void rfkill_apm_events_optin_locked(struct rfkill_file *file)
+{
+	struct rfkill_event_ext ev;
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	if (file->apm_events)
+		return;
+	file->apm_events = true;
+	rfkill_fill_indicator_event(&ev, rfkill_apm_state_locked());
+	if (rfkill_queue(file, &ev))
+		wake_up_interruptible(&file->read_wait);
 }
 
 static void rfkill_free_events(struct rfkill_file *file)
@@ -122,7 +150,6 @@ static int rfkill_queue_add_event(struct rfkill *rfkill, void *arg)
 
 static int rfkill_fop_open(struct inode *inode, struct file *filp)
 {
-	struct rfkill_event_ext ev;
 	struct rfkill_file *file;
 
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
@@ -135,14 +162,11 @@ static int rfkill_fop_open(struct inode *inode, struct file *filp)
 	file->max_size = RFKILL_EVENT_SIZE_V1;
 
 	/*
-	 * An ADD event for every device, then the indicator state, queued
-	 * before anyone can read, so a reader that is not the indicator's
-	 * owner knows the state without waiting for a change.
+	 * An ADD event for every device, queued before anyone can read, and
+	 * nothing else: the indicator state only comes to a file that asks.
 	 */
 	mutex_lock(&rfkill_global_mutex);
 	rfkill_for_each_locked(rfkill_queue_add_event, file);
-	rfkill_fill_indicator_event(&ev, rfkill_apm_state_locked());
-	rfkill_queue(file, &ev);
 	list_add(&file->list, &rfkill_files);
 	mutex_unlock(&rfkill_global_mutex);
 
@@ -241,6 +265,9 @@ static ssize_t rfkill_fop_write(struct file *filp, const char __user *buf,
 		break;
 	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE:
 		ret = rfkill_apm_acquire_locked(file);
+		/* the owner drives the LED: it needs the state it starts from */
+		if (!ret)
+			rfkill_apm_events_optin_locked(file);
 		break;
 	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE:
 		ret = rfkill_apm_change_locked(file, ev.soft);
@@ -298,6 +325,14 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 
 	if (_IOC_TYPE(cmd) != RFKILL_IOC_MAGIC)
 		return RFKILL_UNKNOWN_IOCTL;
+
+	/* Ours; takes the global mutex, which nests outside file->mtx. */
+	if (_IOC_NR(cmd) == RFKILL_IOC_AIRPLANE_MODE_EVENTS) {
+		mutex_lock(&rfkill_global_mutex);
+		rfkill_apm_events_optin_locked(file);
+		mutex_unlock(&rfkill_global_mutex);
+		return 0;
+	}
 
 	mutex_lock(&file->mtx);
 

@@ -112,6 +112,7 @@ int rfkill_fops_init(void);
 void rfkill_fops_exit(void);
 /* Callers hold rfkill_global_mutex; each open file gets a copy. */
 void rfkill_send_event_locked(const struct rfkill_event_ext *ev);
+/* The same for op 5, but only to the files that asked for it. */
 void rfkill_send_indicator_event_locked(bool state);
 
 /* ---- leds.c: per-device trigger, rfkill-any/-none, the global work ---- */

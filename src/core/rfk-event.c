@@ -103,6 +103,28 @@ rfk_status_encode (int error_number, guint8 buf[RFK_STATUS_SIZE])
   return RFK_STATUS_SIZE;
 }
 
+gboolean
+rfk_ioctl_packet_decode (const guint8 *buf, gsize len, guint8 *out_nr)
+{
+  if (buf == NULL || len != RFK_IOCTL_PACKET_SIZE
+      || buf[0] != RFK_STATUS_MAGIC0 || buf[1] != RFK_IOCTL_PACKET_MAGIC1
+      || buf[3] != 0)
+    return FALSE;
+  if (out_nr)
+    *out_nr = buf[2];
+  return TRUE;
+}
+
+gsize
+rfk_ioctl_packet_encode (guint8 nr, guint8 buf[RFK_IOCTL_PACKET_SIZE])
+{
+  buf[0] = RFK_STATUS_MAGIC0;
+  buf[1] = RFK_IOCTL_PACKET_MAGIC1;
+  buf[2] = nr;
+  buf[3] = 0;
+  return RFK_IOCTL_PACKET_SIZE;
+}
+
 static const char *const op_names[] = {
   [RFK_OP_ADD] = "ADD",
   [RFK_OP_DEL] = "DEL",

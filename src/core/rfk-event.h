@@ -42,6 +42,11 @@ RfkEvent rfk_event_indicator_change (gboolean lit);
 gboolean rfk_status_decode (const guint8 *buf, gsize len, int *out_errno);
 gsize rfk_status_encode (int error_number, guint8 buf[RFK_STATUS_SIZE]);
 
+/* Socket-transport ioctl packets (see rfk-protocol.h). */
+gboolean rfk_ioctl_packet_decode (const guint8 *buf, gsize len,
+                                  guint8 *out_nr);
+gsize rfk_ioctl_packet_encode (guint8 nr, guint8 buf[RFK_IOCTL_PACKET_SIZE]);
+
 /* "ADD", "CHANGE_ALL", … or NULL for an unknown op. */
 const char *rfk_op_to_string (guint op);
 

@@ -211,6 +211,12 @@ rfk_manager_try_open (RfkManager *self)
   self->awaiting_list_end = self->is_socket;
   if (self->is_socket)
     arm_settle (self);
+  /* op-5 events tell us the airplane-mode LED; without our module
+   * (ENOTTY/ENOSYS, or EINVAL from a socket peer) it stays unknown.  The
+   * peer's answer comes after the end of the ADDs and ends no request. */
+  if (rfk_transport_ask_indicator_events (fd, self->is_socket)
+      && self->is_socket)
+    g_queue_push_tail (&self->status_waiters, GUINT_TO_POINTER (0));
   if (!drain (self))
     return;
   if (!self->is_socket)

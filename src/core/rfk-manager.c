@@ -288,8 +288,8 @@ handle_event (RfkManager *self, const RfkEvent *event)
       handle_change (self, event);
       break;
     case RFK_OP_INDICATOR_CHANGE:
-      /* Our kernel module also sends one right after the initial ADDs,
-       * with the current state: the same handling serves both. */
+      /* Only because we asked (rfk-manager-connection.c); the first
+       * one, right after asking, carries the current state. */
       if (self->airplane_light != event->soft)
         {
           self->airplane_light = event->soft;
@@ -320,7 +320,10 @@ rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len)
     }
   if (self->is_socket && rfk_status_decode (buf, len, &status))
     {
-      if (!rfk_manager_connection_take_list_end (self))
+      /* The end of the list is always errno 0; an error answers
+       * something we sent (a peer without list ends refuses the ioctl
+       * packet of the op-5 opt-in with EINVAL). */
+      if (status != 0 || !rfk_manager_connection_take_list_end (self))
         rfk_request_status (self, status);
       return;
     }

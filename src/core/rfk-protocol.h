@@ -49,6 +49,10 @@ typedef enum {
 #define RFK_IOC_MAX_SIZE    2
 #define RFK_IOCTL_NOINPUT   _IO (RFK_IOC_MAGIC, RFK_IOC_NOINPUT)
 #define RFK_IOCTL_MAX_SIZE  _IOW (RFK_IOC_MAGIC, RFK_IOC_MAX_SIZE, guint32)
+/* Ours: op-5 events for this fd only when asked (rfkill-airplane.h).  A
+ * stock kernel answers ENOTTY (6.8+) or ENOSYS (before). */
+#define RFK_IOC_AIRPLANE_MODE_EVENTS   RFKILL_IOC_AIRPLANE_MODE_EVENTS
+#define RFK_IOCTL_AIRPLANE_MODE_EVENTS RFKILL_IOCTL_AIRPLANE_MODE_EVENTS
 
 /*
  * Socket transport (our extension, for tests and VM relays): a
@@ -65,5 +69,17 @@ typedef enum {
 #define RFK_STATUS_SIZE   4
 #define RFK_STATUS_MAGIC0 0xff
 #define RFK_STATUS_MAGIC1 'S'
+
+/*
+ * An ioctl cannot cross a socket either, so a client sends an ioctl
+ * packet instead:
+ *   u8 0xff | u8 'I' | u8 ioctl number (_IOC_NR) | u8 0
+ * and the peer answers it, in order like any packet, with a status packet
+ * carrying the ioctl's errno.  Only RFK_IOC_AIRPLANE_MODE_EVENTS (no
+ * argument) is defined.  It is shorter than any write, so a peer that does
+ * not know it answers EINVAL, like the kernel to a short write.
+ */
+#define RFK_IOCTL_PACKET_SIZE   4
+#define RFK_IOCTL_PACKET_MAGIC1 'I'
 
 G_END_DECLS

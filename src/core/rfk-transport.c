@@ -136,6 +136,22 @@ rfk_transport_open_full (const char *path, gboolean read_only,
   return fd;
 }
 
+gboolean
+rfk_transport_ask_indicator_events (int fd, gboolean is_socket)
+{
+  guint8 packet[RFK_IOCTL_PACKET_SIZE];
+  gsize size;
+  gssize n;
+
+  if (!is_socket)
+    return ioctl (fd, RFK_IOCTL_AIRPLANE_MODE_EVENTS) == 0;
+  size = rfk_ioctl_packet_encode (RFK_IOC_AIRPLANE_MODE_EVENTS, packet);
+  do
+    n = send (fd, packet, size, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  return n == (gssize) size;
+}
+
 gssize
 rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX])
 {

@@ -33,6 +33,16 @@ gssize rfk_transport_read (int fd, guint8 buf[RFK_EVENT_SIZE_MAX]);
 gboolean rfk_transport_write (int fd, const char *path,
                               const RfkEvent *event, GError **error);
 
+/*
+ * Asks for the airplane-mode indicator's op-5 events on fd, which only
+ * readers that ask get (so that readers written for the in-tree module
+ * never see an op they do not know).  A device answers at once: FALSE with
+ * errno ENOTTY or ENOSYS from a kernel without our module.  A socket is
+ * sent an ioctl packet (rfk-protocol.h), whose status packet the caller
+ * must expect; TRUE then only says it was sent.
+ */
+gboolean rfk_transport_ask_indicator_events (int fd, gboolean is_socket);
+
 /* What failed, for rfk_transport_error_new(). */
 typedef enum {
   RFK_TRANSPORT_OPEN,

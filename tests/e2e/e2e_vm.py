@@ -177,6 +177,9 @@ class E2eVm:
         self.bridge = rb.Bridge(self.relay, self.device, self.sysfs_root,
                                 log=self.tap.diag)
         self.monitor = self.relay.open_channel()
+        # it checks op-5 events, which only come to an fd that asks (a
+        # stock kernel answers ENOTTY/ENOSYS and sends none anyway)
+        self.monitor.ioctl(rb.IOC_AIRPLANE_MODE_EVENTS)
         return self
 
     def __exit__(self, *exc):
@@ -433,6 +436,21 @@ class Client:
             if status is not None:
                 return status
             self.events.append(packet)
+
+    def drain(self, quiet=0.5):
+        """Keeps the events that come until none has for `quiet` s."""
+        self.sock.settimeout(quiet)
+        try:
+            while True:
+                packet = self.sock.recv(256)
+                if not packet:
+                    break
+                if rb.parse_status(packet) is None:
+                    self.events.append(packet)
+        except (socket.timeout, BlockingIOError):
+            pass
+        finally:
+            self.sock.settimeout(10)
 
     def close(self):
         self.sock.close()

@@ -27,6 +27,8 @@ enum relay_kind {
 	RELAY_HELLO	= 'H',	/* [version]: close every channel, start over */
 	RELAY_OPEN	= 'O',	/* open /dev/rfkill for chan (1..15) */
 	RELAY_WRITE	= 'W',	/* [event bytes]: write() them on chan's fd */
+	RELAY_IOCTL	= 'I',	/* [u8 nr]: ioctl(_IO('R', nr)) on chan's fd,
+				 * e.g. the op-5 opt-in; ACK errno = its answer */
 	RELAY_CLOSE	= 'C',	/* close chan's fd */
 	RELAY_READ	= 'R',	/* [u32 offset][path]: pread a /sys or /proc file */
 	RELAY_STORE	= 'S',	/* [path NUL data]: write data to a /sys file */

@@ -247,6 +247,23 @@ static void do_write(int chan, const unsigned char *data, size_t len)
 	send_ack(RELAY_WRITE, chan, n < 0 ? errno : 0, n, NULL, 0);
 }
 
+/* Argument-less rfkill ioctls only (the op-5 opt-in, NOINPUT). */
+static void do_ioctl(int chan, const unsigned char *data, size_t len)
+{
+	int r;
+
+	if (chan <= 0 || chan >= RELAY_MAX_CHANNELS || chan_fd[chan] < 0) {
+		send_ack(RELAY_IOCTL, chan, EBADF, -1, NULL, 0);
+		return;
+	}
+	if (len != 1) {
+		send_ack(RELAY_IOCTL, chan, EINVAL, -1, NULL, 0);
+		return;
+	}
+	r = ioctl(chan_fd[chan], _IO(RFKILL_IOC_MAGIC, data[0]), 0);
+	send_ack(RELAY_IOCTL, chan, r < 0 ? errno : 0, r, NULL, 0);
+}
+
 static void do_read(int chan, const unsigned char *data, size_t len)
 {
 	char path[RELAY_MAX_PAYLOAD + 1], buf[RELAY_MAX_PAYLOAD];
@@ -380,6 +397,9 @@ static void handle_frame(int kind, int chan, const unsigned char *p,
 		break;
 	case RELAY_WRITE:
 		do_write(chan, p, len);
+		break;
+	case RELAY_IOCTL:
+		do_ioctl(chan, p, len);
 		break;
 	case RELAY_CLOSE:
 		close_chan(chan);

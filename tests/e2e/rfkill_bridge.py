@@ -48,13 +48,15 @@ MAX_CHANNELS = 16
 ACK_HEADER = 9
 
 SYNC = 0x00
-HELLO, OPEN, WRITE, CLOSE, READ, STORE, MARK, QUIT, PLUG = (
-    ord(c) for c in "HOWCRSMQP")
+HELLO, OPEN, WRITE, CLOSE, READ, STORE, MARK, QUIT, PLUG, IOCTL = (
+    ord(c) for c in "HOWCRSMQPI")
 ACK, EVENT, NAME, GONE = (ord(c) for c in "AENG")
 
 # struct rfkill_event: u32 idx, u8 type, op, soft, hard (+ u8 reasons)
 OP_ADD, OP_DEL, OP_CHANGE, OP_CHANGE_ALL = 0, 1, 2, 3
 OP_INDICATOR_ACQUIRE, OP_INDICATOR_CHANGE = 4, 5
+# The ioctl that asks for op-5 events (kernel/include/uapi/rfkill-airplane.h)
+IOC_AIRPLANE_MODE_EVENTS = 0x41
 
 
 class RelayError(Exception):
@@ -70,6 +72,19 @@ def parse_status(data):
     """errno of a status packet, or None if data is not one."""
     if len(data) == 4 and data[0] == 0xFF and data[1] == ord("S"):
         return struct.unpack_from("<H", data, 2)[0]
+    return None
+
+
+def ioctl_packet(nr):
+    """A client's ioctl, over the socket (src/core/rfk-protocol.h)."""
+    return bytes([0xFF, ord("I"), nr, 0])
+
+
+def parse_ioctl_packet(data):
+    """The ioctl number of an ioctl packet, or None if data is not one."""
+    if len(data) == 4 and data[0] == 0xFF and data[1] == ord("I") \
+            and data[3] == 0:
+        return data[2]
     return None
 
 
@@ -384,6 +399,14 @@ class Channel:
         err, _, _ = self.relay.request(WRITE, self.chan, bytes(data))
         return err
 
+    def ioctl_async(self, nr, done):
+        self.relay.request_async(IOCTL, self.chan, bytes([nr]), done)
+
+    def ioctl(self, nr):
+        """ioctl(_IO('R', nr)) in the guest: returns 0 or the errno."""
+        err, _, _ = self.relay.request(IOCTL, self.chan, bytes([nr]))
+        return err
+
     def close(self):
         if self.open:
             self.open = False
@@ -420,6 +443,8 @@ class Bridge:
         # Every client write and the guest's answer, for tests to observe:
         # (chan, event bytes, errno), appended on the reader thread.
         self.writes = []
+        # The same for client ioctls: (chan, ioctl number, errno).
+        self.ioctls = []
         self._sel = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
@@ -552,15 +577,23 @@ class Bridge:
                 ch.close()
             self.log(f"bridge: channel {ch.chan} closed")
             return
+        nr = parse_ioctl_packet(data)
+
         def done(err, result, _):
-            self.writes.append((ch.chan, data, err))
+            if nr is None:
+                self.writes.append((ch.chan, data, err))
+            else:
+                self.ioctls.append((ch.chan, nr, err))
             try:
                 sock.send(status_packet(err))
             except OSError:
                 pass
 
         try:
-            ch.write_async(data, done)
+            if nr is not None:
+                ch.ioctl_async(nr, done)
+            else:
+                ch.write_async(data, done)
         except RelayError as err:
             self.log(f"bridge: {err}")
 

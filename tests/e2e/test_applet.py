@@ -94,6 +94,13 @@ def scenario(tap, vm, applet_path, logdir):
                "its menu names the guest's radios (names through the bridge)",
                f"menu: {wait(item.dump)}")
 
+        # It asked for op-5 events on its guest fd; our module said yes.
+        asked = wait(lambda: [i for i in vm.bridge.ioctls
+                              if i[1] == rb.IOC_AIRPLANE_MODE_EVENTS])
+        tap.ok(bool(asked) and all(i[2] == 0 for i in asked),
+               "the applet asked for op-5 events; the guest kernel said 0",
+               f"bridge ioctls: {vm.bridge.ioctls}")
+
         # The applet took the indicator (its ACQUIRE went through the
         # bridge and the guest kernel said yes); now nobody else can.
         acquired = wait(lambda: [w for w in vm.bridge.writes
@@ -212,6 +219,12 @@ def stock_scenario(tap, vm, applet_path, logdir):
         item = watcher.wait_item(applet.unique_name(bus))
         tap.ok(bool(wait(lambda: item.find("Wi-Fi (phy0)"))),
                "the applet shows the guest's radios")
+        asked = wait(lambda: [i for i in vm.bridge.ioctls
+                              if i[1] == rb.IOC_AIRPLANE_MODE_EVENTS])
+        tap.ok(bool(asked) and asked[0][2] in (errno.ENOTTY, errno.ENOSYS),
+               "the applet's op-5 opt-in reached the stock kernel: "
+               "ENOTTY (6.8+) or ENOSYS (6.1), and it carries on",
+               f"bridge ioctls: {vm.bridge.ioctls}")
         refused = wait(lambda: [w for w in vm.bridge.writes
                                 if rb.decode_event(w[1])["op"] ==
                                 rb.OP_INDICATOR_ACQUIRE])

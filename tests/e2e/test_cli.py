@@ -476,6 +476,13 @@ def indicator_ops(tap, vm, stock):
         a.close()
         check_led(tap, vm, "owner-closes", False,
                   "owner closed: kernel default rule (radios on)")
+        # b never asked for op-5 events (its ACQUIRE was refused): like
+        # gsd-rfkill, it must see only the in-tree module's ops
+        b.drain()
+        ops = [rb.decode_event(e)["op"] for e in b.events]
+        tap.ok(ops and max(ops) <= rb.OP_CHANGE_ALL,
+               "a program that never asked got no op-4/op-5 event while "
+               "the owner lit and released the indicator", f"ops: {ops}")
         err = b.write(acquire)
         tap.ok(err == 0, "after the owner left, ACQUIRE succeeds",
                f"errno {err}")

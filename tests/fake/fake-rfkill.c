@@ -22,6 +22,7 @@ typedef struct {
    * and the G_IO_OUT watch that sends them once the client reads. */
   GQueue backlog;
   guint backlog_source;
+  gboolean indicator_events;  /* asked for op 5 (ioctl packet or ACQUIRE) */
 } Client;
 
 /* A client this far behind is stuck, not slow: the kernel's queue per
@@ -361,7 +362,34 @@ update_indicator (FakeRfkill *fake)
   fake->indicator = value;
   event = rfk_event_indicator_change (value);
   event.type = RFK_TYPE_ALL;
-  broadcast (fake, &event);
+  /* Like our module: only to the clients that asked. */
+  for (GList *l = fake->clients; l != NULL; l = l->next)
+    if (((Client *) l->data)->indicator_events)
+      client_send_event (fake, l->data, &event);
+}
+
+/* From now on client gets op 5, starting with the current state. */
+static void
+indicator_events_optin (FakeRfkill *fake, Client *client)
+{
+  RfkEvent event = rfk_event_indicator_change (fake->indicator);
+
+  if (client->indicator_events)
+    return;
+  client->indicator_events = TRUE;
+  event.type = RFK_TYPE_ALL;
+  client_send_event (fake, client, &event);
+}
+
+/* An ioctl packet (rfk-protocol.h): the errno of the ioctl. */
+static int
+apply_ioctl (FakeRfkill *fake, Client *client, guint8 nr)
+{
+  /* A stock kernel knows no such ioctl: ENOTTY since 6.8. */
+  if (fake->stock || nr != RFK_IOC_AIRPLANE_MODE_EVENTS)
+    return ENOTTY;
+  indicator_events_optin (fake, client);
+  return 0;
 }
 
 static void
@@ -614,7 +642,10 @@ apply_request (FakeRfkill *fake, Client *client, const guint8 *buf,
 {
   guint8 padded[RFK_EVENT_SIZE_V1] = { 0 };
   RfkEvent event;
+  guint8 nr;
 
+  if (rfk_ioctl_packet_decode (buf, len, &nr))
+    return apply_ioctl (fake, client, nr);
   fake->n_writes++;
   if (len < RFK_WRITE_SIZE_MIN)
     return EINVAL;
@@ -659,6 +690,7 @@ apply_request (FakeRfkill *fake, Client *client, const guint8 *buf,
       if (fake->indicator_owner == NULL)
         fake->owner_value = fake->indicator;  /* keeps its state */
       fake->indicator_owner = client;
+      indicator_events_optin (fake, client);  /* the owner needs the state */
       return 0;
 
     case RFK_OP_INDICATOR_CHANGE:

@@ -10,8 +10,10 @@
  *  - an event goes to every client only when a state really changed;
  *  - hard blocks carry reasons; events are extended (9 bytes) or V1 (8);
  *  - the airplane-mode indicator ops work like our patched kernel (one
- *    owner across all clients, EACCES for others, op 5 events to all,
- *    release on close) or fail with EINVAL like a stock kernel.
+ *    owner across all clients, EACCES for others, release on close, op 5
+ *    events only to clients that asked with an ioctl packet or by
+ *    ACQUIRE) or fail like a stock kernel (EINVAL to the ops, ENOTTY to
+ *    the ioctl packet, never an op 5).
  * Because a socket cannot fail a write(), each packet a client sends is
  * answered by a status packet (rfk-protocol.h) carrying the errno.
  *

@@ -5,6 +5,7 @@ Environment (set by meson): RFKILL_APPLET, FAKE_RFKILL, and optionally
 SCHEMA_DIR (compiled GSettings schemas of the build tree).
 Prints TAP.
 """
+import errno
 import json
 import os
 import shutil
@@ -262,7 +263,8 @@ def slow_socket_peer_lists_every_radio_it_announced():
             conn.send(struct.pack("<IBBBBB", idx, type_, 0, 0, 0, 0))
             threading.Event().wait(0.4)
         conn.send(bytes([0xff, ord("S"), 0, 0]))
-        conn.recv(64)  # hold the connection until the client leaves
+        while conn.recv(64):  # hold the connection until the client leaves
+            pass
         conn.close()
 
     t = threading.Thread(target=peer, daemon=True)
@@ -278,6 +280,77 @@ def slow_socket_peer_lists_every_radio_it_announced():
         assert r.returncode == 0, r
         ids = [d["id"] for d in json.loads(r.stdout)["rfkilldevices"]]
         assert sorted(ids) == [0, 1, 2], r.stdout
+    finally:
+        server.close()
+        t.join(5)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@test
+def stock_kernels_refusal_of_the_opt_in_fails_no_write():
+    """A peer like a stock kernel behind a relay answers the op-5 opt-in
+    (an ioctl packet) with ENOTTY.  Held back until the CLI's first write
+    is in, that answer comes first: it must not be taken for the write's."""
+    import socket
+    import struct
+    import threading
+
+    tmp = tempfile.mkdtemp(prefix="rfk-optin-")
+    path = os.path.join(tmp, "rfkill.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server.bind(path)
+    server.listen(1)
+    seen = []
+
+    def event(op, soft):
+        # struct rfkill_event_ext: idx 0, type WLAN, op, soft, hard, reasons
+        return struct.pack("<IBBBBB", 0, 1, op, soft, 0, 0)
+
+    def status(err):
+        return struct.pack("<BBH", 0xFF, ord("S"), err)
+
+    def peer():
+        conn, _ = server.accept()
+        conn.settimeout(20)
+        conn.send(event(0, 0))
+        conn.send(status(0))  # end of the initial list
+        held = []
+        while True:
+            try:
+                packet = conn.recv(64)
+            except OSError:
+                break
+            if not packet:
+                break
+            seen.append(packet)
+            if packet[:2] == bytes([0xFF, ord("I")]):
+                held.append(status(errno.ENOTTY))  # no such ioctl
+                continue
+            for answer in held:
+                conn.send(answer)
+            held = []
+            idx, type_, op, soft = struct.unpack_from("<IBBB", packet)
+            conn.send(status(0))
+            if op in (2, 3) and type_ in (0, 1) and (op == 3 or idx == 0):
+                conn.send(event(2, soft))
+        conn.close()
+
+    t = threading.Thread(target=peer, daemon=True)
+    t.start()
+    try:
+        env = dict(os.environ, LC_ALL="C.UTF-8",
+                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
+                   XDG_STATE_HOME=os.path.join(tmp, "state"),
+                   XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+                   XDG_RUNTIME_DIR=tmp,
+                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
+        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        r = subprocess.run([APPLET, "--device", path, "--airplane", "on"],
+                           env=env, capture_output=True, text=True,
+                           timeout=30, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r
+        assert seen and seen[0] == bytes([0xFF, ord("I"), 0x41, 0]), seen
+        assert len(seen) > 1, "the CLI wrote nothing"
     finally:
         server.close()
         t.join(5)

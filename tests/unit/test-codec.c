@@ -105,6 +105,27 @@ test_ioctl_numbers (void)
   /* The values of <linux/rfkill.h> since 5.11, spelled out. */
   g_assert_cmphex (RFK_IOCTL_NOINPUT, ==, 0x5201);
   g_assert_cmphex (RFK_IOCTL_MAX_SIZE, ==, 0x40045202);
+  /* Ours (rfkill-airplane.h): _IO('R', 0x41), far from upstream's. */
+  g_assert_cmphex (RFK_IOCTL_AIRPLANE_MODE_EVENTS, ==, 0x5241);
+}
+
+static void
+test_ioctl_packets (void)
+{
+  guint8 buf[RFK_IOCTL_PACKET_SIZE];
+  guint8 nr = 0;
+  int err;
+
+  g_assert_cmpuint (rfk_ioctl_packet_encode (RFK_IOC_AIRPLANE_MODE_EVENTS,
+                                             buf), ==, 4);
+  g_assert_true (rfk_ioctl_packet_decode (buf, sizeof buf, &nr));
+  g_assert_cmpuint (nr, ==, 0x41);
+  /* Not a status packet, and shorter than any write. */
+  g_assert_false (rfk_status_decode (buf, sizeof buf, &err));
+  g_assert_cmpuint (sizeof buf, <, RFK_WRITE_SIZE_MIN);
+  g_assert_false (rfk_ioctl_packet_decode (buf, 3, &nr));
+  buf[3] = 1;
+  g_assert_false (rfk_ioctl_packet_decode (buf, sizeof buf, &nr));
 }
 
 static void
@@ -256,6 +277,7 @@ main (int argc, char **argv)
   g_test_add_func ("/codec/encode-requests", test_encode_requests);
   g_test_add_func ("/codec/ioctl-numbers", test_ioctl_numbers);
   g_test_add_func ("/codec/status-packets", test_status_packets);
+  g_test_add_func ("/codec/ioctl-packets", test_ioctl_packets);
   g_test_add_func ("/device/type-table", test_type_table);
   g_test_add_func ("/device/reason-labels", test_reason_labels);
   g_test_add_func ("/device/key-and-blocked", test_device_key_and_blocked);

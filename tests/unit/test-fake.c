@@ -92,6 +92,17 @@ no_more_packets (int fd)
   g_assert_cmpint (next_packet (fd, buf, sizeof buf), ==, -1);
 }
 
+/* The socket form of RFKILL_IOCTL_AIRPLANE_MODE_EVENTS (rfk-protocol.h). */
+static void
+ask_indicator_events (int fd)
+{
+  guint8 buf[RFK_IOCTL_PACKET_SIZE];
+  gsize size = rfk_ioctl_packet_encode (RFK_IOC_AIRPLANE_MODE_EVENTS, buf);
+
+  g_assert_cmpint (send (fd, buf, size, 0), ==, size);
+  pump ();
+}
+
 static int
 request (int fd, RfkEvent event, gsize size)
 {
@@ -203,12 +214,70 @@ test_change_matches_idx_and_type (Raw *r, gconstpointer data)
   e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
   g_assert_cmpuint (e.op, ==, RFK_OP_CHANGE);
   g_assert_true (e.soft);
-  /* Every radio is blocked now: the kernel's default rule lights the
-   * indicator and says so before write() returns. */
-  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
-  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
-  g_assert_true (e.soft);
+  /* Every radio is blocked now, so the default rule lit the indicator,
+   * but this client never asked for op 5: it hears nothing of it. */
   g_assert_cmpint (next_status (r->fd), ==, 0);
+  no_more_packets (r->fd);
+  g_assert_true (fake_rfkill_get_indicator (r->fake, NULL));
+}
+
+/* Our module: op 5 only to a client that asked (the ioctl, or ACQUIRE),
+ * starting with the current state; others get the in-tree stream. */
+static void
+test_indicator_events_only_when_asked (Raw *r, gconstpointer data)
+{
+  int asker, owner;
+  RfkEvent e;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  asker = fake_rfkill_connect_pair (r->fake);
+  owner = fake_rfkill_connect_pair (r->fake);
+  for (guint i = 0; i < 3; i++)
+    {
+      int fd = i == 0 ? r->fd : i == 1 ? asker : owner;
+
+      next_event (fd, RFK_EVENT_SIZE_EXT);
+      end_of_list (fd);
+    }
+
+  ask_indicator_events (asker);
+  e = next_event (asker, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
+  g_assert_cmpuint (e.type, ==, RFK_TYPE_ALL);
+  g_assert_false (e.soft);  /* the radio is on: dark */
+  g_assert_cmpint (next_status (asker), ==, 0);
+  /* Asking again changes nothing. */
+  ask_indicator_events (asker);
+  g_assert_cmpint (next_status (asker), ==, 0);
+  no_more_packets (asker);
+  g_assert_cmpuint (fake_rfkill_get_n_writes (r->fake), ==, 0);
+
+  /* ACQUIRE asks too: the owner needs the state it starts from. */
+  request (owner, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  e = next_event (owner, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
+  g_assert_false (e.soft);
+  g_assert_cmpint (next_status (owner), ==, 0);
+  request (owner, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
+  e = next_event (owner, RFK_EVENT_SIZE_EXT);
+  g_assert_true (e.op == RFK_OP_INDICATOR_CHANGE && e.soft);
+  g_assert_cmpint (next_status (owner), ==, 0);
+  e = next_event (asker, RFK_EVENT_SIZE_EXT);
+  g_assert_true (e.op == RFK_OP_INDICATOR_CHANGE && e.soft);
+
+  /* The plain client: its own refused ACQUIRE does not ask either. */
+  request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, EACCES);
+  close (owner);
+  pump ();
+  e = next_event (asker, RFK_EVENT_SIZE_EXT);
+  g_assert_true (e.op == RFK_OP_INDICATOR_CHANGE && !e.soft);
+  fake_rfkill_set_soft (r->fake, 0, TRUE);
+  e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  g_assert_cmpuint (e.op, ==, RFK_OP_CHANGE);
+  no_more_packets (r->fd);
+  close (asker);
 }
 
 static void
@@ -244,8 +313,12 @@ test_indicator_has_one_owner (Raw *r, gconstpointer data)
   next_event (other, RFK_EVENT_SIZE_EXT);
   end_of_list (r->fd);
   end_of_list (other);
+  ask_indicator_events (other);
+  next_event (other, RFK_EVENT_SIZE_EXT);  /* the state: dark */
+  g_assert_cmpint (next_status (other), ==, 0);
 
   request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);  /* the state it starts from */
   g_assert_cmpint (next_status (r->fd), ==, 0);
   /* Acquiring twice is fine for the owner, refused for the other fd. */
   request (r->fd, rfk_event_indicator_acquire (), RFK_EVENT_SIZE_V1);
@@ -255,7 +328,7 @@ test_indicator_has_one_owner (Raw *r, gconstpointer data)
   request (other, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
   g_assert_cmpint (next_status (other), ==, EACCES);
 
-  /* The owner lights it: every client hears op 5. */
+  /* The owner lights it: every client that asked hears op 5. */
   request (r->fd, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
   e = next_event (r->fd, RFK_EVENT_SIZE_EXT);
   g_assert_cmpuint (e.op, ==, RFK_OP_INDICATOR_CHANGE);
@@ -295,6 +368,9 @@ test_stock_kernel_rejects_indicator_ops (Raw *r, gconstpointer data)
   g_assert_cmpint (next_status (r->fd), ==, EINVAL);
   request (r->fd, rfk_event_indicator_change (TRUE), RFK_EVENT_SIZE_V1);
   g_assert_cmpint (next_status (r->fd), ==, EINVAL);
+  /* It knows no such ioctl (ENOTTY, as since 6.8). */
+  ask_indicator_events (r->fd);
+  g_assert_cmpint (next_status (r->fd), ==, ENOTTY);
   /* And it never announces the indicator. */
   fake_rfkill_set_soft (r->fake, 0, TRUE);
   next_event (r->fd, RFK_EVENT_SIZE_EXT);  /* the CHANGE */
@@ -377,6 +453,8 @@ main (int argc, char **argv)
   ADD ("change-matches-idx-and-type", test_change_matches_idx_and_type);
   ADD ("bad-requests-get-einval", test_bad_requests_get_einval);
   ADD ("indicator-has-one-owner", test_indicator_has_one_owner);
+  ADD ("indicator-events-only-when-asked",
+       test_indicator_events_only_when_asked);
   ADD ("stock-kernel-rejects-indicator-ops",
        test_stock_kernel_rejects_indicator_ops);
 #undef ADD

@@ -8,6 +8,9 @@
  *
  *   check-input               the main plan
  *   check-input default-off   rfkill was loaded with default_state=0
+ *   check-input events        ask for indicator events and print every
+ *                            event as util-linux `rfkill event` does
+ *                            (guest.sh; util-linux never asks)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <linux/input.h>
 #include <linux/rfkill.h>
 #include <linux/uinput.h>
+#include <rfkill-airplane.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,9 +305,29 @@ static void test_unload(void)
 	ok(access("/sys/module/rfkill", F_OK) < 0, "rfkill is gone");
 }
 
+/* Prints until killed; the first op-5 answers the opt-in. */
+static int print_events(void)
+{
+	struct rfkill_event ev;
+	int fd = open("/dev/rfkill", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, RFKILL_IOCTL_AIRPLANE_MODE_EVENTS) < 0) {
+		perror("check-input events");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (read(fd, &ev, sizeof(ev)) == (ssize_t)sizeof(ev))
+		printf("idx %u type %u op %u soft %u hard %u\n", ev.idx,
+		       ev.type, ev.op, ev.soft, ev.hard);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int keys;
+
+	if (argc > 1 && !strcmp(argv[1], "events"))
+		return print_events();
 
 	if (argc > 1 && !strcmp(argv[1], "default-off")) {
 		/* cfg80211 registers non-persistent radios: they sync to it */

@@ -76,9 +76,13 @@ if [ "$1" = pm-lock ]; then
 	exit 0
 fi
 
+# util-linux never asks for indicator events, check-input events does
 rfkill event >/tmp/ev.log 2>&1 &
 evpid=$!
+/check-input events >/tmp/ind.log 2>&1 &
+indpid=$!
 wait_for grep -q "op 0" /tmp/ev.log
+wait_for grep -q "op 5" /tmp/ind.log
 
 check "rfkill_find_type maps every name" eq "$(cat $D/selfcheck)" "find_type_bad=0"
 check "sysfs: name selftest, type gps, not persistent" \
@@ -153,10 +157,12 @@ else
 	ok 1 "an LED in the VM for the trigger checks (none found)"
 fi
 check "indicator events: on and off again after driver-side blocks" \
-	wait_for sh -c "grep -q 'op 5 soft 1' /tmp/ev.log && grep 'op 5' /tmp/ev.log | tail -n 1 | grep -q 'soft 0'"
+	wait_for sh -c "grep -q 'op 5 soft 1' /tmp/ind.log && grep 'op 5' /tmp/ind.log | tail -n 1 | grep -q 'soft 0'"
+check "rfkill event, which never asked, got no indicator event" \
+	sh -c "! grep -q 'op [4-9]' /tmp/ev.log"
 # cause before effect on the driver paths: each op-5 of this radio's
 # blocks follows a CHANGE of it in the same state
-first_line() { grep -n "$1" /tmp/ev.log | head -n 1 | cut -d: -f1; }
+first_line() { grep -n "$1" /tmp/ind.log | head -n 1 | cut -d: -f1; }
 l_hw=$(first_line 'type 6 op 2 soft 0 hard 1')
 l_on=$(first_line 'op 5 soft 1')
 check "driver hard block: CHANGE hard=1 (line $l_hw) before op-5 soft=1 (line $l_on)" \
@@ -170,10 +176,10 @@ while read -r line; do
 	*"type 6 op 2 soft 0 hard 0"*) prev=0 ;;
 	*"op 5 soft "*)
 		s5=${line##*op 5 soft }; s5=${s5%% *}
-		# the op-5 right after open may precede any CHANGE
+		# the op-5 that answers the opt-in may precede any CHANGE
 		[ -z "$prev" ] || [ "$prev" = "$s5" ] || { echo "# op-5 soft $s5 after state $prev: $line"; ok_order=1; } ;;
 	esac
-done </tmp/ev.log
+done </tmp/ind.log
 check "every op-5 matches the CHANGE before it (no op-5 ahead of its cause)" [ $ok_order = 0 ]
 
 # rfkill_set_sw_state() from hardirq context while userspace holds the
@@ -213,8 +219,10 @@ check "resume_polling polls at once" wait_for sh -c "[ \$(cut -d' ' -f1 $D/poll)
 rmmod rfkill_selftest
 check "rmmod rfkill_selftest" [ $? = 0 ]
 check "rfkill event saw the DEL" wait_for grep -q "type 6 op 1" /tmp/ev.log
-kill $evpid
-wait $evpid 2>/dev/null	# its /dev/rfkill fd holds a module reference
+check "rfkill event, which never asked, got no indicator event at all" \
+	sh -c "! grep -q 'op [4-9]' /tmp/ev.log"
+kill $evpid $indpid
+wait $evpid $indpid 2>/dev/null	# its /dev/rfkill fd holds a module reference
 rmmod rfkill
 check "rmmod rfkill (no user left)" [ $? = 0 ]
 echo "1..$n"

@@ -91,6 +91,7 @@ def main():
 
     input_test = os.path.join(a.work_dir, 'check-input')
     r = subprocess.run(['cc', '-static', '-O2', '-Wall', '-o', input_test,
+                        '-I', os.path.join(src, 'include', 'uapi'),
                         os.path.join(HERE, 'check-input.c')],
                        capture_output=True, text=True)
     tap(r.returncode == 0, 'check-input builds (static)')
@@ -105,7 +106,9 @@ def main():
     boots = [
         ('main', ['--module', rfkill_ko, '--module', selftest_ko,
                   '--host-binary', '/usr/sbin/rfkill',
-                  '--guest-program', guest_sh]),
+                  '--guest-program', guest_sh] +
+                 (['--file', input_test + ':/check-input']
+                  if os.path.exists(input_test) else [])),
         ('persistent', ['--module', rfkill_ko, '--module',
                         selftest_ko + ' persistent=1 initial_sw=1',
                         '--guest-program', guest_sh,

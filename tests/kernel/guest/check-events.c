@@ -48,7 +48,7 @@ void test_queue_limit(void)
 /* Soft paths: CHANGE_ALL, a single CHANGE, and sysfs. */
 void test_order_soft(void)
 {
-	int w = rfk_open(), l = rfk_open(), c;
+	int w = rfk_open(), l = rfk_open_ind(), c;
 	const struct radio *last = &radios[NRADIOS - 1];
 	char path[320];
 
@@ -80,7 +80,7 @@ void test_order_soft(void)
 void test_hotplug_blocked(void)
 {
 	static const unsigned char create[] = { 0xff, 0x00 };
-	int w = rfk_open(), l = rfk_open(), n, last = -1, vhci;
+	int w = rfk_open(), l = rfk_open_ind(), n, last = -1, vhci;
 	struct rfkill_event_ext ev;
 	bool added = false, synced = false;
 	unsigned int idx = 0;

@@ -74,7 +74,7 @@ static bool wait_hard(int fd, int hard, int *reasons, int ms)
 void test_hard_block(void)
 {
 	__u32 size = sizeof(struct rfkill_event_ext);
-	int l = rfk_open(), li, w = rfk_open(), reasons = -1, c;
+	int l = rfk_open_ind(), li, w = rfk_open(), reasons = -1, c;
 	struct rfkill_event_ext ev;
 	bool add_ok = false, got;
 	long end = now_ms() + 10000;
@@ -99,7 +99,7 @@ void test_hard_block(void)
 	       "a soft unblock leaves it hard-blocked (state 2)");
 
 	test_led_trigger(false);
-	li = rfk_open();
+	li = rfk_open_ind();
 	drain(li);
 	rfk_op(w, RFKILL_OP_CHANGE_ALL, RFKILL_TYPE_WLAN, 0, 1);
 	ind_is(li, 1, "wlan soft-blocked, Toshiba hard-blocked");

@@ -76,7 +76,7 @@ void test_input(void)
  */
 void test_suspend(void)
 {
-	int l = rfk_open(), w = rfk_open(), r, n, last = -1;
+	int l = rfk_open_ind(), w = rfk_open(), r, n, last = -1;
 
 	drain(l);
 	block_all(w, 1);

@@ -114,7 +114,7 @@ void test_global_triggers(void)
 
 void test_default_rule(void)
 {
-	int w = rfk_open(), l = rfk_open();
+	int w = rfk_open(), l = rfk_open_ind();
 	int last = -1, n;
 
 	drain(l);
@@ -160,7 +160,7 @@ void test_default_rule(void)
  */
 void test_default_off(void)
 {
-	int l = rfk_open(), n;
+	int l = rfk_open_ind(), n;
 	struct rfkill_event_ext ev;
 	unsigned int blocked_adds = 0;
 	char path[340];

@@ -83,7 +83,7 @@ void test_fuzz(long count)
 	sleep_ms(500);
 	tap_ok(scan_sysfs() && all_soft(0), "after the random writes every radio can be unblocked");
 	{
-		int fd = rfk_open(), adds = 0, ind = 0;
+		int fd = rfk_open_ind(), adds = 0, ind = 0;
 		struct rfkill_event_ext ev;
 
 		while (read(fd, &ev, sizeof(ev)) > 0) {
@@ -91,7 +91,7 @@ void test_fuzz(long count)
 			ind += ev.op == OP_INDICATOR;
 		}
 		tap_ok(adds == n_sysfs_devices && ind == 1,
-		       "a fresh fd sees the %d devices and the indicator (%d ADDs, %d op-5)",
+		       "a fresh fd that asks sees the %d devices and the indicator (%d ADDs, %d op-5)",
 		       n_sysfs_devices, adds, ind);
 		tap_ok(rfk_op(fd, OP_ACQUIRE, RFKILL_TYPE_ALL, 0, 0) == 0,
 		       "a fresh fd can ACQUIRE after the random writes");
@@ -108,7 +108,7 @@ void test_no_radios(void)
 {
 	static const unsigned char create[] = { 0xff, 0x00 };
 	struct rfkill_event_ext ev;
-	int l = rfk_open(), dels = 0, r, last = -1;
+	int l = rfk_open_ind(), dels = 0, r, last = -1;
 	char bt_soft[320] = "";
 	long end;
 

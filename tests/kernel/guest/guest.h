@@ -66,6 +66,7 @@ void set_all(int soft);
 
 /* rfkill-dev.c */
 int rfk_open(void);
+int rfk_open_ind(void);
 ssize_t ev_read(int fd, void *buf, size_t len, int ms);
 int drain(int fd);
 int rfk_op(int fd, int op, int type, unsigned int idx, int soft);
@@ -114,6 +115,7 @@ void test_sigkill_release(void);
 void test_race(int n);
 void test_v1_reader(void);
 void test_util_linux(void);
+void test_plain_reader(void);
 
 /* check-input.c */
 void test_input(void);

@@ -107,6 +107,7 @@ int main(int argc, char **argv)
 	test_race(race_procs);
 	test_v1_reader();
 	test_util_linux();
+	test_plain_reader();
 	test_input();
 	test_suspend();
 	test_fuzz(fuzz_writes);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -12,6 +13,18 @@
 int rfk_open(void)
 {
 	return open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* An fd that asked for indicator (op-5) events; -1 if the ioctl failed. */
+int rfk_open_ind(void)
+{
+	int fd = rfk_open();
+
+	if (fd >= 0 && ioctl(fd, RFKILL_IOCTL_AIRPLANE_MODE_EVENTS) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* One event into buf; bytes read, 0 on timeout, -errno on error. */

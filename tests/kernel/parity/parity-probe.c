@@ -45,6 +45,7 @@
 #define QUEUE_CHANGES	3000
 #define OP_AIRPLANE_ACQUIRE	4	/* ours only: rfkill-airplane.h */
 #define OP_AIRPLANE_CHANGE	5
+#define IOC_AIRPLANE_EVENTS	0x41	/* ours only: the op-5 opt-in ioctl */
 
 static int rfk = -1;		/* the observer fd on /dev/rfkill */
 static int uev = -1;		/* kernel uevents (no udev in the VM) */
@@ -425,6 +426,33 @@ static void do_ioctl(const char *desc, unsigned long req, void *arg)
 		printf("ioctl %s -> %d\n", desc, r);
 }
 
+/*
+ * The indicator's opt-in ioctl and ops 4/5 on an fd of their own, closed
+ * at once: an fd that asks or ACQUIREs gets op-5 events, and the observer
+ * must stay a reader that never asked, so that its events are compared
+ * with the in-tree module's unfiltered (it must never see op 5).
+ */
+static void airplane_ops(void)
+{
+	int fd = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	struct rfkill_event e = { .op = OP_AIRPLANE_ACQUIRE };
+	int r;
+
+	if (fd < 0)
+		die("open /dev/rfkill for the indicator ops");
+	r = ioctl(fd, _IO(RFKILL_IOC_MAGIC, IOC_AIRPLANE_EVENTS), NULL);
+	printf("ioctl airplane-mode-events -> %d %s\n", r, r < 0 ? err_name(errno) : "");
+	r = (int)write(fd, &e, RFKILL_EVENT_SIZE_V1);
+	printf("write dev-write:op-airplane-acquire -> %d %s\n", r, r < 0 ? err_name(errno) : "");
+	e.op = OP_AIRPLANE_CHANGE;
+	e.soft = 1;
+	r = (int)write(fd, &e, RFKILL_EVENT_SIZE_V1);
+	printf("write dev-write:op-airplane-change -> %d %s\n", r, r < 0 ? err_name(errno) : "");
+	observe("op-airplane", 0);
+	close(fd);	/* hands the indicator back to the default rule */
+	observe("op-airplane-close", 0);
+}
+
 static void do_poll(const char *desc)
 {
 	struct pollfd p = { .fd = rfk, .events = POLLIN | POLLOUT | POLLPRI };
@@ -619,8 +647,7 @@ int main(void)
 	dev_write("short-7", 0, 0, RFKILL_OP_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1 - 1);
 	dev_write("op-add", 0, RFKILL_TYPE_WLAN, RFKILL_OP_ADD, 1, 0, RFKILL_EVENT_SIZE_V1);
 	dev_write("op-del", 0, RFKILL_TYPE_WLAN, RFKILL_OP_DEL, 1, 0, RFKILL_EVENT_SIZE_V1);
-	dev_write("op-airplane-acquire", 0, 0, OP_AIRPLANE_ACQUIRE, 0, 0, RFKILL_EVENT_SIZE_V1);
-	dev_write("op-airplane-change", 0, 0, OP_AIRPLANE_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1);
+	airplane_ops();
 	dev_write("op-6", 0, 0, 6, 1, 0, RFKILL_EVENT_SIZE_V1);
 	dev_write("op-255", 0, 0, 255, 1, 0, RFKILL_EVENT_SIZE_V1);
 	dev_write("bad-idx", 999, 0, RFKILL_OP_CHANGE, 1, 0, RFKILL_EVENT_SIZE_V1);
