@@ -27,6 +27,20 @@ static const RfkTypeInfo type_table[RFK_TYPE_COUNT] = {
 };
 
 gboolean
+rfk_device_name_is_switch_only (const char *name)
+{
+  /* dell-rbtn: Dell's airplane-mode slider (DELLABCE/DELRBTN); its
+   * set_block() returns -EINVAL ("setting soft rfkill state is not
+   * supported") and its soft state follows the slider. */
+  static const char *const switch_only[] = { "dell-rbtn" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (switch_only); i++)
+    if (g_strcmp0 (name, switch_only[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
 rfk_device_is_blocked (const RfkDevice *device)
 {
   g_return_val_if_fail (device != NULL, FALSE);

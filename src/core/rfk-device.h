@@ -38,9 +38,19 @@ typedef struct {
   char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
   char *device_path;   /* bus device under /sys/devices, or NULL
                           (rfk-identity.h) */
+  gboolean switch_only;/* rfk_device_name_is_switch_only () */
 } RfkDevice;
 
 gboolean rfk_device_is_blocked (const RfkDevice *device);
+
+/*
+ * Whether the driver of this rfkill name only reports a hardware switch
+ * and refuses every soft block (its set_block() fails, and the kernel
+ * keeps the radio as it was).  Such a "radio" can never be blocked by
+ * airplane mode, so it is left out of it: counted, it would keep
+ * airplane mode from ever holding.
+ */
+gboolean rfk_device_name_is_switch_only (const char *name);
 
 /*
  * Stable identity across re-plugs and reboots, like systemd-rfkill's:

@@ -51,7 +51,11 @@ policy_input_init (PolicyInput *input, RfkManager *self,
       RfkDevice *device = g_ptr_array_index (self->sorted, i);
       gpointer key = GUINT_TO_POINTER (device->idx);
       gpointer value;
-      RfkPolicyRadio radio = {
+      RfkPolicyRadio radio;
+
+      if (device->switch_only)
+        continue;  /* airplane mode cannot block it: not the policy's */
+      radio = (RfkPolicyRadio) {
         .idx = device->idx, .type = device->type, .soft = device->soft,
         .hard = device->hard, .writing = -1,
       };
@@ -282,7 +286,8 @@ static gboolean
 ours_to_watch (RfkManager *self, RfkDevice *device)
 {
   return self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
-         && rfk_airplane_policy_counts (self->airplane_types, device->type);
+         && rfk_airplane_policy_counts (self->airplane_types, device->type)
+         && !device->switch_only;
 }
 
 /* Only after the initial ADDs: what happened while we were not running

@@ -86,7 +86,8 @@ rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
 {
   if (device_switch_blocked (device))
     self->n_switch_blocked += sign;
-  if (!rfk_airplane_policy_counts (self->airplane_types, device->type))
+  if (!rfk_airplane_policy_counts (self->airplane_types, device->type)
+      || device->switch_only)
     return;
   self->n_counted += sign;
   if (!device->soft && !device->hard)
@@ -129,6 +130,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
           RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
           if (rfk_airplane_policy_counts (self->airplane_types, device->type)
+              && !device->switch_only
               && !device_counts_blocked (self, device))
             unblocked++;
         }
@@ -214,6 +216,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->type = event->type;
   device->name = rfk_identity_read_name (event->idx);
   device->device_path = rfk_identity_read_device_path (event->idx);
+  device->switch_only = rfk_device_name_is_switch_only (device->name);
   apply_state (device, event);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);

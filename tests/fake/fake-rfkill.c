@@ -627,6 +627,15 @@ fake_rfkill_set_soft (FakeRfkill *fake, guint32 idx, gboolean soft)
 }
 
 void
+fake_rfkill_set_refuses_soft (FakeRfkill *fake, guint32 idx, gboolean refuses)
+{
+  FakeRadio *radio = find_radio (fake, idx, NULL);
+
+  if (radio != NULL)
+    radio->refuses_soft = refuses;
+}
+
+void
 fake_rfkill_send_raw (FakeRfkill *fake, const guint8 *buf, gsize len)
 {
   for (GList *l = fake->clients; l != NULL; l = l->next)
@@ -664,7 +673,8 @@ apply_request (FakeRfkill *fake, Client *client, const guint8 *buf,
         {
           FakeRadio *radio = g_ptr_array_index (fake->radios, i);
 
-          if (event.type == RFK_TYPE_ALL || radio->type == event.type)
+          if ((event.type == RFK_TYPE_ALL || radio->type == event.type)
+              && !radio->refuses_soft)
             fake_rfkill_set_soft (fake, radio->idx, event.soft);
         }
       return 0;
@@ -676,7 +686,7 @@ apply_request (FakeRfkill *fake, Client *client, const guint8 *buf,
         {
           FakeRadio *radio = g_ptr_array_index (fake->radios, i);
 
-          if (radio->idx == event.idx
+          if (radio->idx == event.idx && !radio->refuses_soft
               && (event.type == RFK_TYPE_ALL || radio->type == event.type))
             fake_rfkill_set_soft (fake, radio->idx, event.soft);
         }

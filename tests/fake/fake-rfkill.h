@@ -46,6 +46,7 @@ typedef struct {
   guint8 reasons;
   char *bus;       /* "pci", "usb", "platform", or NULL: no device tree */
   char *bus_path;  /* the bus device under devices/, "pci0000:00/0000:00:14.3" */
+  gboolean refuses_soft;  /* its driver's set_block() fails (dell-rbtn) */
 } FakeRadio;
 
 /* sysfs_dir: directory to maintain as RFKILL_SYSFS_ROOT, or NULL. */
@@ -95,6 +96,10 @@ gboolean fake_rfkill_set_hard (FakeRfkill *fake, guint32 idx, gboolean hard,
 void fake_rfkill_set_switch (FakeRfkill *fake, gboolean blocked);
 /* A state change the driver or another program made. */
 gboolean fake_rfkill_set_soft (FakeRfkill *fake, guint32 idx, gboolean soft);
+/* Like dell-rbtn, whose set_block() always fails: clients' CHANGE and
+ * CHANGE_ALL leave the radio as it is (the kernel ignores the error). */
+void fake_rfkill_set_refuses_soft (FakeRfkill *fake, guint32 idx,
+                                   gboolean refuses);
 /* Sends bytes as one packet to every client (malformed-input tests). */
 void fake_rfkill_send_raw (FakeRfkill *fake, const guint8 *buf, gsize len);
 

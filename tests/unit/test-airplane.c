@@ -147,6 +147,30 @@ test_reloaded_virtual_radios_are_recognised (Fixture *f, gconstpointer data)
   g_assert_cmpstr (fixture_soft_states (f), ==, "phy2=on phy3=off");
 }
 
+/* A Dell laptop's airplane-mode slider (dell-rbtn) is a wlan rfkill on
+ * an ACPI device whose driver refuses every soft block.  Airplane mode
+ * leaves it out: it can neither block it nor wait for it. */
+static void
+test_dell_slider_is_left_out (Fixture *f, gconstpointer data)
+{
+  guint32 slider;
+
+  fake_rfkill_add_device (f->fake, WLAN, "phy0", "pci", SLOT_WIFI);
+  fake_rfkill_add_device (f->fake, BT, "hci0", "usb", SLOT_BT);
+  slider = fake_rfkill_add_device (f->fake, WLAN, "dell-rbtn", "acpi",
+                                   "LNXSYSTM:00/LNXSYBUS:00/DELLABCE:00");
+  fake_rfkill_set_refuses_soft (f->fake, slider, TRUE);
+  fixture_listen (f);
+  restart_manager (f);
+
+  airplane (f, TRUE);
+  g_assert_cmpstr (fixture_soft_states (f), ==,
+                   "phy0=off hci0=off dell-rbtn=on");
+  airplane (f, FALSE);
+  g_assert_cmpstr (fixture_soft_states (f), ==,
+                   "phy0=on hci0=on dell-rbtn=on");
+}
+
 /* Deliver 1: two cards swap phy numbers across a reboot. */
 static void
 test_cards_that_swap_names_are_recognised (Fixture *f, gconstpointer data)
@@ -557,6 +581,7 @@ main (int argc, char **argv)
        test_renumbered_radios_are_recognised);
   ADD ("reloaded-virtual-radios-are-recognised",
        test_reloaded_virtual_radios_are_recognised);
+  ADD ("dell-slider-is-left-out", test_dell_slider_is_left_out);
   ADD ("cards-that-swap-names-are-recognised",
        test_cards_that_swap_names_are_recognised);
   ADD ("radio-appearing-without-us-comes-up-blocked",
