@@ -379,6 +379,14 @@ def hw_switch_checks():
     diag(f'dell-rbtn, slider on: {r}; WIFI-HW {nm_wifi_hw()}')
     ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'enabled', 15),
        f'Dell slider on: an unblocked wlan platform switch, NetworkManager: WIFI-HW enabled ({nm_wifi_hw()})')
+    # dell-rbtn refuses soft blocks: airplane mode must hold without it.
+    on = applet_cli('--airplane', 'on')
+    st = radio_summary()
+    ok(on.returncode == 0 and soft_states() == '111' and (slider() or {}).get('soft') == '0',
+       f'with the slider: --airplane on blocks every radio, the slider stays as it is ({st})')
+    off = applet_cli('--airplane', 'off')
+    ok(off.returncode == 0 and soft_states() == '000',
+       f'with the slider: --airplane off restores every radio ({radio_summary()})')
     r = load_slider(False)
     diag(f'dell-rbtn, slider off: {r}')
     ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'disabled', 15),
