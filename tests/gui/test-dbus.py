@@ -20,6 +20,13 @@ V = GLib.Variant
 INVALID = 'org.freedesktop.DBus.Error.InvalidArgs'
 
 
+
+def announced(api, name):
+    """The last value PropertiesChanged gave for name, or None."""
+    values = [c[name] for c in api.changed() if name in c]
+    return values[-1] if values else None
+
+
 def gsettings(*args):
     return subprocess.run(['gsettings'] + list(args), capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -139,6 +146,11 @@ def test(logdir):
                  'HardwareAirplaneMode under the switch')
         fake.set_hard_all(False)
         wait_for(lambda: api.get('HardwareAirplaneMode') is False, 5, 'switch back')
+        # Announcements are coalesced per main-loop pass: a True -> False
+        # -> True that one pass sees is no change at all.  Wait until
+        # "off" was announced, so that the next "on" is a change.
+        wait_for(lambda: announced(api, 'AirplaneMode') is not True, 5,
+                 'PropertiesChanged: AirplaneMode off after the switch')
 
         # Airplane mode through the API keeps each radio's memory: phy1,
         # off before, stays off afterwards.

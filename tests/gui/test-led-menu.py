@@ -118,7 +118,8 @@ def restart_keeps_rule(logdir, watcher, bus):
     try:
         wait_for(lambda: fake.indicator() == 'dark owned', 5,
                  'the stored rule applied at startup')
-        check(checked_rule(item) == 'Follow airplane mode', 'the menu shows it')
+        wait_for(lambda: checked_rule(item) == 'Follow airplane mode', 5,
+                 'the menu shows it')
         code = applet.stop()
         check(code == 0, f'exit status {code} after SIGTERM')
         wait_for(lambda: fake.indicator().endswith(' kernel'), 5,
