@@ -290,6 +290,12 @@ class MenuSignals:
             bus.signal_subscribe(item.name, SNI_IFACE, None, item.path, None,
                                  gt.Gio.DBusSignalFlags.NONE, self._on_sni)]
         self.bus = bus
+        # signal_subscribe() sends its AddMatch without waiting: a round
+        # trip to the bus after it returns once the matches are in force,
+        # or the first event's update would be missed (and seen late).
+        bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                      'org.freedesktop.DBus', 'GetId', None, None,
+                      gt.Gio.DBusCallFlags.NONE, 5000, None)
 
     def _on_menu(self, conn, sender, path, iface, name, params):
         with self.lock:
@@ -364,10 +370,17 @@ def measure_latency(args, item, ctl, signals, results):
     """CHANGE from the fake -> the dbusmenu update for that radio."""
     ids = radio_ids(item, ctl)
     n = len(ids)
-    samples = []
+    samples, by_event = [], []
+    # Isolated events: each comes latency_gap after the applet was last
+    # seen to change, counted from the update (not from the last send), so
+    # that one late update does not make the next event look like part of
+    # a burst to the applet, which shows bursts once they are over (the
+    # storm figure).  The first one waits as long after the setup.
+    last_seen = time.monotonic()
     for k in range(args.latency_events):
         idx = sorted(ids)[k % n]
         block = (k // n) % 2 == 0
+        time.sleep(max(0, last_seen + args.latency_gap - time.monotonic()))
         start_menu, _ = signals.mark()
         sent = time.monotonic()
         ctl.command(f'soft {idx} {"on" if block else "off"}')
@@ -378,15 +391,16 @@ def measure_latency(args, item, ctl, signals, results):
                     return entry[0]
             return None
         gt.check(signals.wait(seen, 5), f'no dbusmenu update for radio {idx} (event {k})')
-        samples.append((seen() - sent) * 1000)
-        # Isolated events: the next one comes after the applet went quiet.
-        time.sleep(max(0, sent + args.latency_gap - time.monotonic()))
+        last_seen = seen()
+        samples.append((last_seen - sent) * 1000)
+        by_event.append({'event': k, 'radio': idx, 'block': block, 'ms': samples[-1]})
     samples.sort()
     results['latency'] = {
         'events': len(samples), 'radios': n,
         'p50_ms': samples[len(samples) // 2],
         'p99_ms': samples[min(len(samples) - 1, int(len(samples) * 0.99))],
-        'max_ms': samples[-1]}
+        'max_ms': samples[-1],
+        'slowest': sorted(by_event, key=lambda e: -e['ms'])[:10]}
     wait_menu_matches(item, ctl)
 
 
