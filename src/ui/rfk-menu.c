@@ -5,6 +5,7 @@
 
 #include "rfk-airplane-policy.h"
 #include "rfk-autostart.h"
+#include "rfk-heap-trim.h"
 #include "rfk-menu.h"
 #include "rfk-preferences.h"
 #include "rfk-radio-label.h"
@@ -366,6 +367,7 @@ sync_radios (RfkMenu *self)
           rfk_udev_names_forget (self->names, GPOINTER_TO_UINT (key));
           gtk_widget_destroy (value);
           g_hash_table_iter_remove (&iter);
+          rfk_heap_trim_soon ();
         }
     }
 

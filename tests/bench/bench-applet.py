@@ -29,6 +29,7 @@ import report
 import standins
 
 SNI_IFACE = 'org.kde.StatusNotifierItem'
+CHURN_SETTLE_S = 3
 
 
 class TimedWatcher(gt.Watcher):
@@ -474,11 +475,16 @@ def measure_churn(args, item, ctl, applet_pid, results):
         ctl.replies(len(new))
         gt.wait_for(lambda: radio_count(item) == base, 10, f'{base} radios in the menu')
 
+    # Both readings come after a quiet spell (CHURN_SETTLE_S) that is
+    # longer than the applet's (it hands freed heap back once removals
+    # have been quiet for a second, src/ui/rfk-heap-trim.c): what a user
+    # sees between plugs, not the peak of one cycle.
     cycle()  # warm-up: GTK's first menu items fill caches once
+    time.sleep(CHURN_SETTLE_S)
     before = procstat.memory_kib(applet_pid)
     for _ in range(args.churn_cycles):
         cycle()
-    time.sleep(0.5)
+    time.sleep(CHURN_SETTLE_S)
     after = procstat.memory_kib(applet_pid)
     results['churn'] = {'cycles': args.churn_cycles, 'radios': args.radios,
                         'rss_before_kib': before['rss'], 'rss_after_kib': after['rss'],
