@@ -210,8 +210,9 @@ static void led_phase(int reps, int gap_ms)
 		return;
 	srand(reps * 7919 + gap_ms);
 	mark("led");
-	for (int i = 0; i < reps; i++) {
-		for (int soft = 1; soft >= 0; soft--) {
+	/* a lost LED fails the run; waiting for every later one is no use */
+	for (int i = 0; i < reps && !lost[0] && !lost[1]; i++) {
+		for (int soft = 1; soft >= 0 && !lost[0] && !lost[1]; soft--) {
 			long long t0;
 
 			mark_byte(marker[soft]);
