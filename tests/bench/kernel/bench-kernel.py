@@ -281,21 +281,24 @@ def evaluate(args, tap, toks, stdout, result):
     leds = [tok for _, tok in storm_toks if tok in (b'0', b'1')]
     stray = [tok for _, tok in storm_toks if tok not in (b'0', b'1', b'<storm-end>')]
     final = LED_BYTE[bool(storm['final_all_blocked'])]
-    ok = tap.check(not stray and leds and leds[-1] == final,
-                   f'storm: the last LED byte ({leds[-1] if leds else None!r}) is the final '
-                   f'state ({final!r}); {len(leds)} LED writes, no other bytes ({stray[:5]})')
-    ok = tap.check(storm['last_op5'] == storm['final_all_blocked'],
-                   'storm: the last op-5 event shows the final state') and ok
+    last_led = leds[-1] if leds else None
+    if not tap.check(not stray and last_led == final,
+                     f'storm: the last LED byte ({last_led!r}) is the final state ({final!r}); '
+                     f'{len(leds)} LED writes, no other bytes ({stray[:5]})'):
+        result['errors'].append(f'storm: the last LED byte is {last_led!r}, the final state '
+                                f'{final!r}' + (f', other bytes {stray[:5]}' if stray else ''))
+    if not tap.check(storm['last_op5'] == storm['final_all_blocked'],
+                     'storm: the last op-5 event shows the final state'):
+        result['errors'].append(f'storm: the last op-5 event says {storm["last_op5"]}, the '
+                                f'final state is {storm["final_all_blocked"]}')
     sec = storm['seconds']
     storm.update({'op5_per_s': round(storm['op5'] / sec, 1),
                   'events_per_s': round(storm['events'] / sec, 1),
                   'changes_per_s': round(storm['writes'] / sec, 1),
                   'led_writes': len(leds),
                   'last_op5_is_final': storm['last_op5'] == storm['final_all_blocked'],
-                  'last_led_is_final': bool(leds) and leds[-1] == final})
+                  'last_led_is_final': last_led == final})
     result['storm'] = storm
-    if not ok:
-        result['errors'].append('storm: the last op-5 event or LED byte is not the final state')
 
 
 def summary(result, path):
