@@ -302,26 +302,31 @@ def evaluate(args, tap, toks, stdout, result):
 
 
 def summary(result, path):
-    print(f'# kernel-indicator ({result["kernel"]}, TCG, {result["radios"]} radios):')
+    """The short result, on stderr: meson's verbose TAP view shows the
+    checks and stderr, not the comments."""
+    def say(text):
+        print(text, file=sys.stderr, flush=True)
+
+    say(f'kernel-indicator ({result["kernel"]}, TCG, {result["radios"]} radios):')
     led = result.get('led')
     if led:
         for name in ('block', 'unblock'):
             s = led[name]
-            print(f'#   LED {name}-all -> debugcon: median {s["median_ms"]:.2f} ms, '
-                  f'p99 {s["p99_ms"]:.2f} ms, max {s["max_ms"]:.2f} ms, n={s["n"]} '
-                  f'(target p99 < {led["target_ms"]} ms)')
-        print(f'#   {led["same_chunk"]} of {2 * led["block"]["n"]} LED bytes arrived in the '
-              f'same read as their marker (0 ms: below what the host can resolve)')
+            say(f'  LED {name}-all -> debugcon: median {s["median_ms"]:.2f} ms, '
+                f'p99 {s["p99_ms"]:.2f} ms, max {s["max_ms"]:.2f} ms, n={s["n"]} '
+                f'(target p99 < {led["target_ms"]} ms)')
+        say(f'  {led["same_chunk"]} of {2 * led["block"]["n"]} LED bytes arrived in the '
+            f'same read as their marker (0 ms: below what the host can resolve)')
     st = result.get('storm')
     if st:
-        print(f'#   storm {st["seconds"]:.1f} s: {st["changes_per_s"]:.0f} changes/s, '
-              f'{st["events_per_s"]:.0f} events/s, op-5 {st["op5_per_s"]:.1f}/s '
-              f'({st["op5"]} of {st["flips"]} flips, {st["op5_repeats"]} repeats), '
-              f'last op-5 = final state: {st["last_op5_is_final"]}, '
-              f'LED writes {st["led_writes"]}')
+        say(f'  storm {st["seconds"]:.1f} s: {st["changes_per_s"]:.0f} changes/s, '
+            f'{st["events_per_s"]:.0f} events/s, op-5 {st["op5_per_s"]:.1f}/s '
+            f'({st["op5"]} of {st["flips"]} flips, {st["op5_repeats"]} repeats), '
+            f'last op-5 = final state: {st["last_op5_is_final"]}, '
+            f'LED writes {st["led_writes"]}')
     for e in result['errors']:
-        print(f'#   error: {e}')
-    print(f'# written: {path}')
+        say(f'  error: {e}')
+    say(f'written: {path}')
 
 
 if __name__ == '__main__':
