@@ -133,6 +133,8 @@ def _kernel_rows(r, add, out_dir):
     else:
         add('op-5 events/s, 64-radio storm (VM)', why if k else f'not measured ({why})',
             '', '', failed)
+    if k and why and (led or storm):
+        add('kernel-indicator run', why, '', 'clean', False)
     if k and (led or storm):
         r['kernel_note'] = (f'# kernel rows: bench-kernel.json of {k["when"]} '
                             f'({k["kernel"]}, TCG)')
