@@ -63,7 +63,7 @@ policy_input_init (PolicyInput *input, RfkManager *self,
       if (g_hash_table_lookup_extended (self->inflight, key, NULL, &value))
         radio.writing = GPOINTER_TO_INT (value) - 1;
       if (before_batch
-          && g_hash_table_lookup_extended (self->batch_before, key, NULL,
+          && g_hash_table_lookup_extended (self->sweep_before, key, NULL,
                                            &value))
         {
           radio.soft = GPOINTER_TO_INT (value) - 1;
@@ -322,10 +322,10 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
       gint64 now = g_get_monotonic_time ();
 
       if (now - self->sweep_last_change > SWEEP_MS * G_TIME_SPAN_MILLISECOND)
-        g_hash_table_remove_all (self->batch_before);  /* a new sweep */
+        g_hash_table_remove_all (self->sweep_before);  /* a new sweep */
       self->sweep_last_change = now;
-      if (!g_hash_table_contains (self->batch_before, key))
-        g_hash_table_insert (self->batch_before, key,
+      if (!g_hash_table_contains (self->sweep_before, key))
+        g_hash_table_insert (self->sweep_before, key,
                              GINT_TO_POINTER (soft_before + 1));
     }
   if (soft_before && !device->soft
@@ -427,7 +427,7 @@ flap_settled (gpointer data)
       self->last_decision_us = now;
       if (!self->airplane_mode)
         ended_elsewhere (self);  /* every radio on, or switched by hand */
-      else if (g_hash_table_size (self->batch_before) > 0)
+      else if (g_hash_table_size (self->sweep_before) > 0)
         entered_elsewhere (self);
       rfk_manager_update_airplane_mode (self);
     }
@@ -480,7 +480,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
               g_timeout_add (ENDED_SETTLE_MS, ended_settled, self);
         }
       else if (entered && self->airplane_mode
-               && g_hash_table_size (self->batch_before) > 0)
+               && g_hash_table_size (self->sweep_before) > 0)
         {
           self->last_decision_us = g_get_monotonic_time ();
           rfk_manager_airplane_cancel_settle (self);
@@ -489,7 +489,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
       else if (settling && self->airplane_mode)
         rfk_manager_airplane_cancel_settle (self);
     }
-  /* batch_before lives on for the rest of the sweep. */
+  /* sweep_before lives on for the rest of the sweep. */
   /* Radios we now keep off count as blocked already. */
   rfk_manager_update_airplane_mode (self);
 }

@@ -82,7 +82,7 @@ struct _RfkManager
   /* The soft states from before the current sweep: changes that follow
    * one another within SWEEP_MS (rfk-manager-airplane.c), however many reads they take (the
    * key's switch wakes us after its first CHANGE). */
-  GHashTable *batch_before;   /* idx -> GINT (soft before the sweep + 1) */
+  GHashTable *sweep_before;   /* idx -> GINT (soft before the sweep + 1) */
   gint64 sweep_last_change;   /* monotonic µs of the sweep's last change */
   /* Airplane mode flapping under other programs' changes (a storm): a
    * decision about them within FLAP_QUIET_MS of the last one waits until

@@ -176,7 +176,7 @@ remove_device (RfkManager *self, RfkDevice *device)
   g_ptr_array_remove (self->sorted, device);
   g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
   g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
-  g_hash_table_remove (self->batch_before, GUINT_TO_POINTER (idx));
+  g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
   g_signal_emit (self, signals[SIGNAL_DEVICE_REMOVED], 0, device);
   device_free (device);
   rfk_request_check_confirmed (self, idx, NULL);
@@ -411,7 +411,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->claims);
   g_hash_table_unref (self->inflight);
-  g_hash_table_unref (self->batch_before);
+  g_hash_table_unref (self->sweep_before);
   g_hash_table_unref (self->newcomers);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
@@ -471,7 +471,7 @@ rfk_manager_init (RfkManager *self)
   self->sorted = g_ptr_array_new ();
   self->claims = g_hash_table_new (NULL, NULL);
   self->inflight = g_hash_table_new (NULL, NULL);
-  self->batch_before = g_hash_table_new (NULL, NULL);
+  self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
   g_queue_init (&self->status_waiters);

@@ -16,21 +16,6 @@
  * lags behind ours.  With one radio of the type left off, NetworkManager
  * counts that type as disabled by the killswitch anyway. */
 
-struct _RfkNmRadios
-{
-  GObject parent_instance;
-
-  RfkManager *manager;
-  GDBusConnection *bus;  /* NULL until the system bus is there */
-  GCancellable *cancellable;
-  guint settle_source;
-  guint pending;         /* Set calls not answered yet */
-  gboolean all_on[2];    /* per nm_switches[]: at the last decision */
-  gboolean warned;
-};
-
-G_DEFINE_FINAL_TYPE (RfkNmRadios, rfk_nm_radios, G_TYPE_OBJECT)
-
 typedef struct {
   RfkType type;
   const char *property;
@@ -40,6 +25,21 @@ static const NmSwitch nm_switches[] = {
   { RFK_TYPE_WLAN, "WirelessEnabled" },
   { RFK_TYPE_WWAN, "WwanEnabled" },
 };
+
+struct _RfkNmRadios
+{
+  GObject parent_instance;
+
+  RfkManager *manager;
+  GDBusConnection *bus;  /* NULL until the system bus is there */
+  GCancellable *cancellable;
+  guint settle_source;
+  guint pending;         /* Set calls not answered yet */
+  gboolean all_on[G_N_ELEMENTS (nm_switches)];  /* at the last decision */
+  gboolean warned;
+};
+
+G_DEFINE_FINAL_TYPE (RfkNmRadios, rfk_nm_radios, G_TYPE_OBJECT)
 
 static void
 set_done (GObject *source, GAsyncResult *result, gpointer user_data)
