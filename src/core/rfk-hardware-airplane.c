@@ -77,3 +77,29 @@ rfk_hardware_airplane_mode (const RfkSwitchRadio *radios, gsize n_radios,
     }
   return any_held;
 }
+
+gboolean
+rfk_switch_holds_airplane_mode (RfkManager *manager,
+                                RfkPlatformSwitchFunc is_switch,
+                                gpointer user_data)
+{
+  GPtrArray *devices;
+  g_autofree RfkSwitchRadio *radios = NULL;
+
+  g_return_val_if_fail (RFK_IS_MANAGER (manager), FALSE);
+
+  devices = rfk_manager_get_devices (manager);
+  if (devices == NULL || devices->len == 0)
+    return FALSE;
+  radios = g_new0 (RfkSwitchRadio, devices->len);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const RfkDevice *device = g_ptr_array_index (devices, i);
+
+      radios[i].type = device->type;
+      radios[i].hard_by_switch = rfk_device_hard_by_switch (device);
+      radios[i].platform_switch = is_switch != NULL && is_switch (device, user_data);
+    }
+  return rfk_hardware_airplane_mode (radios, devices->len,
+                                     rfk_manager_get_airplane_types (manager));
+}

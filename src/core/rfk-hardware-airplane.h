@@ -22,6 +22,7 @@
 #include <glib.h>
 
 #include "rfk-device.h"
+#include "rfk-manager.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,16 @@ gboolean rfk_device_hard_by_switch (const RfkDevice *device);
 gboolean rfk_hardware_airplane_mode (const RfkSwitchRadio *radios,
                                      gsize n_radios,
                                      guint32 counted_types);
+
+/* Whether a device is a laptop's own switch for its type rather than a
+ * radio (RFK_RADIO_ROLE_PLATFORM_SWITCH: udev tells, rfk-radio-names.h). */
+typedef gboolean (*RfkPlatformSwitchFunc) (const RfkDevice *device,
+                                           gpointer user_data);
+
+/* The rule over the manager's radios and counted types, for the tray icon
+ * and the LED alike.  is_switch NULL: every device counts as a radio. */
+gboolean rfk_switch_holds_airplane_mode (RfkManager *manager,
+                                         RfkPlatformSwitchFunc is_switch,
+                                         gpointer user_data);
 
 G_END_DECLS

@@ -47,6 +47,8 @@ struct _RfkLedController
   AcquirePhase phase;
   RfkLedRule pending_rule;/* in force once ACQUIRE is answered */
   guint acquire_timeout;
+  RfkPlatformSwitchFunc is_switch;  /* NULL: every device is a radio */
+  gpointer is_switch_data;
 };
 
 enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
@@ -102,7 +104,8 @@ all_blocked (RfkManager *manager, guint type)
 }
 
 gboolean
-rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager)
+rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager,
+                       RfkPlatformSwitchFunc is_switch, gpointer user_data)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (manager), FALSE);
 
@@ -115,7 +118,9 @@ rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager)
     case RFK_LED_RULE_WLAN_BLOCKED:
       return all_blocked (manager, RFK_TYPE_WLAN);
     case RFK_LED_RULE_HARDWARE_SWITCH:
-      return rfk_manager_get_hardware_blocked (manager);
+      /* Not "some radio is hard-blocked": a WWAN card the BIOS keeps off
+       * would light it for good (rfk-hardware-airplane.h). */
+      return rfk_switch_holds_airplane_mode (manager, is_switch, user_data);
     case RFK_LED_RULE_NEVER:
     case RFK_LED_RULE_COUNT:
     default:
@@ -291,7 +296,8 @@ push_value (RfkLedController *self)
 
   if (self->status != RFK_AIRPLANE_LIGHT_OWNED)
     return;
-  value = rfk_led_rule_evaluate (self->rule, self->manager);
+  value = rfk_led_rule_evaluate (self->rule, self->manager, self->is_switch,
+                                 self->is_switch_data);
   /* Only real changes: no flapping, no redundant writes. */
   if (self->written && value == self->last_value)
     return;
@@ -487,4 +493,16 @@ rfk_led_controller_new (RfkManager *manager)
   g_signal_connect_object (manager, "state-changed",
                            G_CALLBACK (manager_state_cb), self, 0);
   return self;
+}
+
+void
+rfk_led_controller_set_platform_switch_func (RfkLedController *self,
+                                             RfkPlatformSwitchFunc is_switch,
+                                             gpointer user_data)
+{
+  g_return_if_fail (RFK_IS_LED_CONTROLLER (self));
+
+  self->is_switch = is_switch;
+  self->is_switch_data = user_data;
+  push_value (self);
 }

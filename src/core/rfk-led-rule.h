@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "rfk-hardware-airplane.h"
 #include "rfk-manager.h"
 
 G_BEGIN_DECLS
@@ -16,7 +17,8 @@ typedef enum {
   RFK_LED_RULE_KERNEL,          /* kernel default: every radio blocked */
   RFK_LED_RULE_AIRPLANE_MODE,   /* our airplane mode (counted types only) */
   RFK_LED_RULE_WLAN_BLOCKED,    /* every Wi-Fi radio blocked */
-  RFK_LED_RULE_HARDWARE_SWITCH, /* a hardware switch blocks some radio */
+  RFK_LED_RULE_HARDWARE_SWITCH, /* a switch holds airplane mode, as the
+                                 * tray icon says (rfk-hardware-airplane.h) */
   RFK_LED_RULE_NEVER,           /* always dark */
   RFK_LED_RULE_COUNT
 } RfkLedRule;
@@ -25,8 +27,11 @@ typedef enum {
 const char *rfk_led_rule_to_string (RfkLedRule rule);
 gboolean rfk_led_rule_from_string (const char *string, RfkLedRule *out_rule);
 
-/* The LED state the rule asks for, given the manager's current model. */
-gboolean rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager);
+/* The LED state the rule asks for, given the manager's current model;
+ * is_switch as for rfk_switch_holds_airplane_mode(). */
+gboolean rfk_led_rule_evaluate (RfkLedRule rule, RfkManager *manager,
+                                RfkPlatformSwitchFunc is_switch,
+                                gpointer user_data);
 
 /* Who drives the airplane light (the kernel's airplane-mode LED), as far
  * as the indicator ops (4 ACQUIRE, 5 CHANGE) told us. */
@@ -50,6 +55,11 @@ RfkLedController *rfk_led_controller_new (RfkManager *manager);
 gboolean rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
                                       GError **error);
 gboolean rfk_led_controller_is_pending (RfkLedController *self);
+/* Tells laptop switches from radios for RFK_LED_RULE_HARDWARE_SWITCH;
+ * the value is re-evaluated at once.  user_data must outlive self. */
+void rfk_led_controller_set_platform_switch_func (RfkLedController *self,
+                                                  RfkPlatformSwitchFunc is_switch,
+                                                  gpointer user_data);
 RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
 RfkAirplaneLightStatus rfk_led_controller_get_status (RfkLedController *self);
 /* Why the last set_rule() or re-acquire failed; NULL when fine. */

@@ -18,11 +18,13 @@
 #include "rfk-dbus-service.h"
 #include "rfk-gsd-rfkill.h"
 #include "rfk-indicator.h"
+#include "rfk-led-rule.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
 #include "rfk-nm-radios.h"
 #include "rfk-notifier.h"
 #include "rfk-settings.h"
+#include "rfk-udev-names.h"
 
 typedef struct
 {
@@ -90,6 +92,11 @@ on_activate (GApplication *app, RfkApplet *applet)
       return;
     }
   applet->menu = rfk_menu_new (app, applet->manager, applet->settings);
+  /* The LED's hardware-switch rule is the icon's, laptop switches told
+   * apart from radios by the same udev facts. */
+  rfk_led_controller_set_platform_switch_func (
+    rfk_settings_get_led_controller (applet->settings),
+    rfk_udev_names_is_platform_switch, rfk_menu_get_names (applet->menu));
   applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
   applet->notifier = rfk_notifier_new (applet->manager,
                                        rfk_settings_get_gsettings (applet->settings));

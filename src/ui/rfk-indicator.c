@@ -49,31 +49,6 @@ struct _RfkIndicator
 
 G_DEFINE_FINAL_TYPE (RfkIndicator, rfk_indicator, G_TYPE_OBJECT)
 
-/* Whether a switch holds the radios airplane mode counts (the rule and
- * its reasons: rfk-hardware-airplane.h), with udev telling laptop
- * switches from radios. */
-static gboolean
-switch_holds_airplane_mode (RfkManager *manager, RfkUdevNames *names)
-{
-  GPtrArray *devices = rfk_manager_get_devices (manager);
-  g_autofree RfkSwitchRadio *radios = g_new0 (RfkSwitchRadio, devices->len);
-
-  for (guint i = 0; i < devices->len; i++)
-    {
-      const RfkDevice *device = g_ptr_array_index (devices, i);
-      const RfkRadioFacts *facts = names != NULL
-                                     ? rfk_udev_names_lookup (names, device)
-                                     : NULL;
-
-      radios[i].type = device->type;
-      radios[i].hard_by_switch = rfk_device_hard_by_switch (device);
-      radios[i].platform_switch = facts != NULL &&
-        rfk_radio_facts_role (facts) == RFK_RADIO_ROLE_PLATFORM_SWITCH;
-    }
-  return rfk_hardware_airplane_mode (radios, devices->len,
-                                     rfk_manager_get_airplane_types (manager));
-}
-
 RfkIconState
 rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 {
@@ -83,7 +58,11 @@ rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
       devices == NULL || devices->len == 0)
     return RFK_ICON_NO_SUPPORT;
   /* A switch outranks airplane mode: software cannot undo it. */
-  if (switch_holds_airplane_mode (manager, names))
+  if (rfk_switch_holds_airplane_mode (manager,
+                                      names != NULL
+                                        ? rfk_udev_names_is_platform_switch
+                                        : NULL,
+                                      names))
     return RFK_ICON_HARDWARE_SWITCH;
   if (rfk_manager_get_airplane_mode (manager))
     return RFK_ICON_AIRPLANE_MODE;

@@ -183,6 +183,15 @@ rfk_udev_names_forget (RfkUdevNames *self, guint32 idx)
   g_hash_table_remove (self->entries, GUINT_TO_POINTER (idx));
 }
 
+gboolean
+rfk_udev_names_is_platform_switch (const RfkDevice *device, gpointer user_data)
+{
+  RfkUdevNames *self = user_data;
+
+  return rfk_radio_facts_role (rfk_udev_names_lookup (self, device))
+         == RFK_RADIO_ROLE_PLATFORM_SWITCH;
+}
+
 static void
 on_uevent (GUdevClient *client, const char *action, GUdevDevice *device,
            RfkUdevNames *self)

@@ -28,6 +28,11 @@ const RfkRadioFacts *rfk_udev_names_lookup (RfkUdevNames *self,
 /* The radio is gone: drop its facts. */
 void rfk_udev_names_forget (RfkUdevNames *self, guint32 idx);
 
+/* An RfkPlatformSwitchFunc (rfk-hardware-airplane.h); user_data is the
+ * RfkUdevNames. */
+gboolean rfk_udev_names_is_platform_switch (const RfkDevice *device,
+                                            gpointer user_data);
+
 G_END_DECLS
 
 /* Signals: "changed" ()  udev reported a radio, interface or device

@@ -8,6 +8,7 @@ the rules that need the ops go insensitive, the reason is shown, and the
 kernel's rule stays checked.  A stored rule is applied at startup.
 """
 import subprocess
+import time
 
 import guitest as gt
 from guitest import check, log, wait_for
@@ -69,9 +70,19 @@ def patched_kernel(logdir, watcher, bus):
         gsettings('set', gt.APP_ID, 'led-rule', 'hardware-switch')
         wait_for(lambda: checked_rule(item) == 'When a hardware switch is off', 5,
                  'the menu following gsettings')
+        # The tray's rule: a switch that holds Bluetooth while Wi-Fi is on
+        # holds no airplane mode, and leaves the light dark.
         fake.set_hard('hci0', True)
+        time.sleep(0.5 * gt.TIMEOUT_SCALE)
+        check(fake.indicator() == 'dark owned',
+              f'one radio held by a switch, Wi-Fi on: {fake.indicator()}')
+        fake.set_hard_all(True)
         wait_for(lambda: fake.indicator() == 'lit owned', 5,
-                 'the light on for a hardware switch')
+                 'the light on for the laptop\'s wireless switch')
+        fake.set_hard_all(False)
+        fake.set_hard('hci0', False)
+        wait_for(lambda: fake.indicator() == 'dark owned', 5,
+                 'the light off once the switch is back')
 
         item.click('Kernel default')
         wait_for(lambda: fake.indicator().endswith(' kernel'), 5,

@@ -100,28 +100,50 @@ test_rule_names (void)
   g_assert_null (rfk_led_rule_to_string (RFK_LED_RULE_COUNT));
 }
 
+static gboolean
+idx0_is_switch (const RfkDevice *device, gpointer user_data)
+{
+  return device->idx == 0;
+}
+
 static void
 test_rules_evaluate_the_model (LedFixture *lf, gconstpointer data)
 {
   RfkManager *m = lf->manager;
 
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m));
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_WLAN_BLOCKED, m));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m, NULL, NULL));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_WLAN_BLOCKED, m, NULL, NULL));
 
   /* Both Wi-Fi cards off, Bluetooth on. */
   soft (lf, 0, TRUE);
   soft (lf, 1, TRUE);
-  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_WLAN_BLOCKED, m));
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m));
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_AIRPLANE_MODE, m));
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m));
+  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_WLAN_BLOCKED, m, NULL, NULL));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m, NULL, NULL));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_AIRPLANE_MODE, m, NULL, NULL));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m, NULL, NULL));
 
+  /* A switch holds Bluetooth, but Wi-Fi is off by software only: the
+   * tray shows no hardware switch, and neither does this rule (a card
+   * the BIOS keeps off would otherwise light it for good). */
   g_free (fake_process_command (lf->fp, "hard 2 on signal"));
   test_settle (30);
-  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m));
-  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m));
-  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_AIRPLANE_MODE, m));
-  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_NEVER, m));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m, NULL, NULL));
+  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_KERNEL, m, NULL, NULL));
+  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_AIRPLANE_MODE, m, NULL, NULL));
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_NEVER, m, NULL, NULL));
+
+  g_free (fake_process_command (lf->fp, "hard 0 on signal"));
+  g_free (fake_process_command (lf->fp, "hard 1 on signal"));
+  test_settle (30);
+  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m, NULL, NULL));
+
+  /* Radio 0 as a laptop's Wi-Fi switch that reports no block while the
+   * card (radio 1) is held: the card decides, as for the tray icon. */
+  g_free (fake_process_command (lf->fp, "hard 0 off"));
+  test_settle (30);
+  g_assert_false (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m, NULL, NULL));
+  g_assert_true (rfk_led_rule_evaluate (RFK_LED_RULE_HARDWARE_SWITCH, m,
+                                        idx0_is_switch, NULL));
 }
 
 static void
