@@ -258,6 +258,41 @@ test_airplane_key_enters_then_leaves (Fixture *f, gconstpointer data)
                          "airplane ended elsewhere"));
 }
 
+/* A flood of flips, as a driver or a script makes it, each in its own
+ * read: the manager decides (remembers, restores) only once the changes
+ * have been quiet for 20 ms (FLAP_QUIET_MS), by the state the flood left.
+ * Here it left every radio off: airplane mode holds, and ending it brings
+ * the radios back as they were before the flood, not as some flip had
+ * them. */
+static void
+test_flood_of_flips_ends_as_the_flood_left_it (Fixture *f, gconstpointer data)
+{
+  guint32 phy0, hci0;
+
+  setup_laptop (f);
+  phy0 = idx_of (f, "phy0");
+  hci0 = idx_of (f, "hci0");
+  for (guint i = 0; i < 30; i++)
+    {
+      fake_rfkill_set_soft (f->fake, phy0, TRUE);
+      fake_rfkill_set_soft (f->fake, hci0, TRUE);
+      test_settle (2);
+      fake_rfkill_set_soft (f->fake, hci0, FALSE);
+      fake_rfkill_set_soft (f->fake, phy0, FALSE);
+      test_settle (2);
+    }
+  fake_rfkill_set_soft (f->fake, hci0, TRUE);
+  fake_rfkill_set_soft (f->fake, phy0, TRUE);
+  test_settle (100);
+  g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_true (test_store_is_active ());
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=off");
+
+  airplane (f, FALSE);
+  test_settle (50);
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=off hci0=on");
+}
+
 /* Deliver 3, as a real kernel delivers it: `rfkill block all` or the
  * key wakes us after its first CHANGE, and the rest of the switch comes
  * in later reads.  Bluetooth, switched first (it is first in the
@@ -590,6 +625,8 @@ main (int argc, char **argv)
        test_airplane_key_enters_then_leaves);
   ADD ("airplane-mode-entered-over-several-reads",
        test_airplane_mode_entered_over_several_reads);
+  ADD ("flood-of-flips-ends-as-the-flood-left-it",
+       test_flood_of_flips_ends_as_the_flood_left_it);
   ADD ("radio-off-before-the-sweep-stays-off",
        test_radio_off_before_the_sweep_stays_off);
   ADD ("airplane-key-leaves-our-airplane-mode",
