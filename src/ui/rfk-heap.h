@@ -1,10 +1,11 @@
-/* rfk-heap-trim.h: hand freed heap pages back after radios went away. */
+/* rfk-heap.h: keep an all-day process's heap from growing with churn. */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
+void rfk_heap_init (void);
 void rfk_heap_trim_soon (void);
 
 G_END_DECLS

@@ -5,7 +5,7 @@
 
 #include "rfk-airplane-policy.h"
 #include "rfk-autostart.h"
-#include "rfk-heap-trim.h"
+#include "rfk-heap.h"
 #include "rfk-menu.h"
 #include "rfk-preferences.h"
 #include "rfk-radio-label.h"

@@ -477,18 +477,24 @@ def measure_churn(args, item, ctl, applet_pid, results):
 
     # Both readings come after a quiet spell (CHURN_SETTLE_S) that is
     # longer than the applet's (it hands freed heap back once removals
-    # have been quiet for a second, src/ui/rfk-heap-trim.c): what a user
+    # have been quiet for a second, src/ui/rfk-heap.c): what a user
     # sees between plugs, not the peak of one cycle.
     cycle()  # warm-up: GTK's first menu items fill caches once
     time.sleep(CHURN_SETTLE_S)
     before = procstat.memory_kib(applet_pid)
-    for _ in range(args.churn_cycles):
+    curve = []  # RSS after every tenth cycle, settled: growth or a plateau
+    for k in range(args.churn_cycles):
         cycle()
+        if (k + 1) % 10 == 0 and k + 1 < args.churn_cycles:
+            time.sleep(CHURN_SETTLE_S)
+            curve.append(procstat.memory_kib(applet_pid)['rss'])
     time.sleep(CHURN_SETTLE_S)
     after = procstat.memory_kib(applet_pid)
+    curve.append(after['rss'])
     results['churn'] = {'cycles': args.churn_cycles, 'radios': args.radios,
                         'rss_before_kib': before['rss'], 'rss_after_kib': after['rss'],
-                        'growth_kib': after['rss'] - before['rss']}
+                        'growth_kib': after['rss'] - before['rss'],
+                        'rss_every_10_cycles_kib': curve}
     wait_menu_matches(item, ctl)
 
 
