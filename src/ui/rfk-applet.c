@@ -100,7 +100,8 @@ on_activate (GApplication *app, RfkApplet *applet)
     rfk_udev_names_is_platform_switch, rfk_menu_get_names (applet->menu));
   applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
   applet->notifier = rfk_notifier_new (applet->manager,
-                                       rfk_settings_get_gsettings (applet->settings));
+                                       rfk_settings_get_gsettings (applet->settings),
+                                       rfk_menu_get_names (applet->menu));
   applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
   rfk_manager_start (applet->manager);
 

@@ -28,6 +28,7 @@ struct _RfkNotifier
 
   RfkManager *manager;              /* owned */
   GSettings *settings;              /* owned */
+  RfkUdevNames *names;              /* owned, or NULL */
   GDBusConnection *bus;             /* NULL until connected */
   GCancellable *cancellable;
   guint32 notification_id;          /* replaces_id, so a new one replaces */
@@ -248,7 +249,10 @@ on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
   if (!g_settings_get_boolean (self->settings, "notifications"))
     return;
 
-  label = rfk_radio_label (device);
+  /* The name the menu shows: "Bluetooth — Intel AX200 Bluetooth (hci0)". */
+  label = self->names != NULL
+            ? rfk_radio_facts_label (rfk_udev_names_lookup (self->names, device))
+            : rfk_radio_label (device);
   if (g_hash_table_contains (self->pending, label))
     {
       /* Flipped twice within the window: the last state wins, and
@@ -281,6 +285,7 @@ rfk_notifier_dispose (GObject *object)
   g_clear_object (&self->bus);
   g_clear_pointer (&self->queued, g_variant_unref);
   g_clear_object (&self->settings);
+  g_clear_object (&self->names);
   g_clear_object (&self->manager);
   G_OBJECT_CLASS (rfk_notifier_parent_class)->dispose (object);
 }
@@ -314,12 +319,13 @@ rfk_notifier_init (RfkNotifier *self)
 }
 
 RfkNotifier *
-rfk_notifier_new (RfkManager *manager, GSettings *settings)
+rfk_notifier_new (RfkManager *manager, GSettings *settings, RfkUdevNames *names)
 {
   RfkNotifier *self = g_object_new (RFK_TYPE_NOTIFIER, NULL);
 
   self->manager = g_object_ref (manager);
   self->settings = g_object_ref (settings);
+  self->names = names != NULL ? g_object_ref (names) : NULL;
   self->cancellable = g_cancellable_new ();
   g_bus_get (G_BUS_TYPE_SESSION, self->cancellable, bus_ready_cb, self);
   g_signal_connect (manager, "airplane-mode-ended-elsewhere",

@@ -67,6 +67,7 @@ def test(logdir):
     watcher = gt.Watcher(bus)
     testbed = fakeudev.Testbed(SCENARIO['fixture'])
     fake = fakekernel.Fake(logdir, SCENARIO['radios'])
+    notifications = gt.NotificationMock(bus, logdir)
     applet = gt.Applet(fake.socket, logdir, extra_env=testbed.env())
     try:
         item = watcher.wait_item(applet.unique_name(bus))
@@ -131,6 +132,13 @@ def test(logdir):
         icon_hw = wait_for(lambda: 'hardware' in item.props()['IconName']
                            and item.props()['IconName'], 5, 'the hardware-switch icon')
         log('icon with the slider off:', icon_hw)
+        # The notification names the radios as the menu does.
+        body = wait_for(lambda: [n['body'] for n in notifications.notify_calls()
+                                 if radio_labels[0] in n['body']],
+                        5, f'a notification naming {radio_labels[0]!r}: '
+                           f'{[n["body"] for n in notifications.notify_calls()]}')
+        check(all(label in body[-1] for label in radio_labels),
+              f'the slider\'s notification names every radio: {body[-1]!r}')
         fake.set_hard_all(False)
         wait_for(lambda: item.props()['IconName'] == icon_on, 5, 'the icon back')
 
@@ -148,6 +156,7 @@ def test(logdir):
             raise gt.TestFailure(f'{f}: {labels(item.entries())}')
     finally:
         applet.stop()
+        notifications.stop()
         fake.stop()
         loop.stop()
 
