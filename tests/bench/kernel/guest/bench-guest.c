@@ -17,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +32,6 @@
 
 unsigned int radio_idx[MAX_RADIOS];
 int n_radios;
-static int tap_n, tap_failed;
-
-bool tap_ok(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tap_n++;
-	tap_failed += !ok;
-	printf("%s %d - ", ok ? "ok" : "not ok", tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return ok;
-}
-
 long long now_ns(void)
 {
 	struct timespec ts;
@@ -248,7 +231,7 @@ int main(int argc, char **argv)
 {
 	int radios, reps, gap_ms, storm_s;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	tap_init();
 	if (argc != 5 || (radios = atoi(argv[1])) <= 0 || radios > MAX_RADIOS ||
 	    (reps = atoi(argv[2])) <= 0 || (gap_ms = atoi(argv[3])) <= 0 ||
 	    (storm_s = atoi(argv[4])) <= 0) {
@@ -261,6 +244,5 @@ int main(int argc, char **argv)
 		storm_phase(storm_s);
 	}
 	mark("end");
-	printf("1..%d\n", tap_n);
-	return tap_failed ? 1 : 0;
+	return tap_done();
 }

@@ -31,8 +31,8 @@ void mark_byte(char c);
 int rfk_op(int fd, int op, unsigned int idx, int soft);
 int blocked_count(void);	/* soft-blocked radios (sysfs), -1 unreadable */
 
-__attribute__((format(printf, 2, 3)))
-bool tap_ok(bool ok, const char *fmt, ...);
+/* TAP: the kernel suite's guest helpers (tests/kernel/guest/tap.h). */
+#include "tap.h"
 
 /* bench-storm.c */
 void storm_phase(int seconds);
