@@ -9,7 +9,6 @@ synchronous libnotify call).
 """
 import guitest as gt
 from guitest import check, log, wait_for
-import fakekernel
 
 from gi.repository import Gio, GLib
 
@@ -49,13 +48,10 @@ class HungDaemon:
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    daemon = HungDaemon(bus)
-    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        daemon = HungDaemon(bus)
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
 
@@ -70,10 +66,6 @@ def test(logdir):
         wait_for(lambda: fake.radio('phy0')['soft'], 5,
                  'phy0 blocked by a click while Notify hangs')
         log('menu answered with', len(daemon.calls), 'calls unanswered')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':
