@@ -17,7 +17,6 @@ connection that calls it.
 """
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 
@@ -102,14 +101,7 @@ class Shell:
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.shots = tempfile.mkdtemp(prefix='shots-', dir=os.environ['XDG_RUNTIME_DIR'])
         self.count = 0
-        self._own(SCREENSHOT_NAME)
-
-    def _own(self, name):
-        reply = self.bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-            'RequestName', GLib.Variant('(su)', (name, 4)), GLib.VariantType('(u)'),
-            Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, f'cannot own {name}')
+        gt.own_name(self.bus, SCREENSHOT_NAME)
 
     def alive(self):
         check(self.proc.poll() is None,
@@ -207,13 +199,7 @@ class Shell:
     def stop(self):
         # Mutter 43 segfaults on SIGTERM in --x11 mode; its exit status
         # says nothing about the test.
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        gt.end_process(self.proc)
         self.log.close()
         self.system_bus.stop()
         shutil.rmtree(self.shots, ignore_errors=True)

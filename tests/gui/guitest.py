@@ -53,6 +53,29 @@ WATCHER_XML = '''
 '''
 
 
+# org.freedesktop.Notifications as the Desktop Notifications
+# Specification defines it, for stand-in daemons (serve_notifications).
+NOTIFICATIONS_XML = '''
+<node>
+  <interface name="org.freedesktop.Notifications">
+    <method name="Notify">
+      <arg type="s" direction="in"/><arg type="u" direction="in"/>
+      <arg type="s" direction="in"/><arg type="s" direction="in"/>
+      <arg type="s" direction="in"/><arg type="as" direction="in"/>
+      <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/>
+      <arg type="u" direction="out"/>
+    </method>
+    <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+    <method name="GetServerInformation">
+      <arg type="s" direction="out"/><arg type="s" direction="out"/>
+      <arg type="s" direction="out"/><arg type="s" direction="out"/>
+    </method>
+    <method name="CloseNotification"><arg type="u" direction="in"/></method>
+  </interface>
+</node>
+'''
+
+
 class TestFailure(Exception):
     pass
 
@@ -92,6 +115,36 @@ def session_bus():
     return Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
 
+def own_name(bus, name):
+    """Owns name on bus now (DO_NOT_QUEUE), or fails the test."""
+    reply = bus.call_sync(
+        'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+        'RequestName', GLib.Variant('(su)', (name, 4)),  # DO_NOT_QUEUE
+        GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
+    check(reply.unpack()[0] == 1, f'cannot own {name}: {reply.unpack()[0]}')
+
+
+def serve_notifications(bus, on_call):
+    """A stand-in notification daemon: org.freedesktop.Notifications
+    exported with on_call as its method handler, and the name owned."""
+    info = Gio.DBusNodeInfo.new_for_xml(NOTIFICATIONS_XML).interfaces[0]
+    bus.register_object('/org/freedesktop/Notifications', info, on_call, None, None)
+    own_name(bus, 'org.freedesktop.Notifications')
+
+
+def end_process(proc, timeout=5):
+    """SIGTERM, and SIGKILL if proc has not exited timeout seconds later;
+    returns its exit status."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.returncode
+
+
 class MainLoopThread:
     """Dispatches our exported D-Bus objects while the test thread blocks."""
 
@@ -115,16 +168,8 @@ class Watcher:
         info = Gio.DBusNodeInfo.new_for_xml(WATCHER_XML).interfaces[0]
         self.reg_id = bus.register_object(WATCHER_PATH, info,
                                           self._on_call, self._on_get, None)
-        self._own(WATCHER_NAME)
-        self._own(f'org.kde.StatusNotifierHost-{os.getpid()}')
-
-    def _own(self, name):
-        reply = self.bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus',
-            'org.freedesktop.DBus', 'RequestName',
-            GLib.Variant('(su)', (name, 4)),  # DO_NOT_QUEUE
-            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, f'cannot own {name}: {reply.unpack()[0]}')
+        own_name(bus, WATCHER_NAME)
+        own_name(bus, f'org.kde.StatusNotifierHost-{os.getpid()}')
 
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         if method == 'RegisterStatusNotifierItem':
@@ -419,16 +464,10 @@ class Applet:
 
     def stop(self):
         """SIGTERM, as a session logout does; returns the exit status."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                # valgrind checks for leaks on the way out: give it time.
-                self.proc.wait(5 * TIMEOUT_SCALE)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        # valgrind checks for leaks on the way out: give it time.
+        code = end_process(self.proc, 5 * TIMEOUT_SCALE)
         self.log.close()
-        return self.proc.returncode
+        return code
 
 
 class Session:

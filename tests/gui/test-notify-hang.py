@@ -8,24 +8,7 @@ at once instead of after the D-Bus call's timeout (25 s for a
 synchronous libnotify call).
 """
 import guitest as gt
-from guitest import check, log, wait_for
-
-from gi.repository import Gio, GLib
-
-NOTIFY_XML = """<node><interface name='org.freedesktop.Notifications'>
-<method name='Notify'>
-  <arg type='s' direction='in'/><arg type='u' direction='in'/>
-  <arg type='s' direction='in'/><arg type='s' direction='in'/>
-  <arg type='s' direction='in'/><arg type='as' direction='in'/>
-  <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>
-  <arg type='u' direction='out'/>
-</method>
-<method name='GetCapabilities'><arg type='as' direction='out'/></method>
-<method name='GetServerInformation'>
-  <arg type='s' direction='out'/><arg type='s' direction='out'/>
-  <arg type='s' direction='out'/><arg type='s' direction='out'/>
-</method>
-</interface></node>"""
+from guitest import log, wait_for
 
 
 class HungDaemon:
@@ -33,15 +16,7 @@ class HungDaemon:
 
     def __init__(self, bus):
         self.calls = []
-        info = Gio.DBusNodeInfo.new_for_xml(NOTIFY_XML).interfaces[0]
-        bus.register_object('/org/freedesktop/Notifications', info,
-                            self._on_call, None, None)
-        reply = bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus',
-            'org.freedesktop.DBus', 'RequestName',
-            GLib.Variant('(su)', ('org.freedesktop.Notifications', 4)),
-            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, 'cannot own the notification name')
+        gt.serve_notifications(bus, self._on_call)
 
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         self.calls.append((method, invocation))  # kept, never answered

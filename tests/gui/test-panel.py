@@ -255,11 +255,7 @@ def test(logdir):
             applet.stop()
         if fake:
             fake.stop()
-        panel.terminate()
-        try:
-            panel.wait(5)
-        except subprocess.TimeoutExpired:
-            panel.kill()
+        gt.end_process(panel)
         panel_log.close()
 
 
