@@ -68,6 +68,13 @@ class Fake:
         self.proc.wait(timeout=10)
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
 
 TESTS = []
 
@@ -87,8 +94,7 @@ def laptop():
 
 @test
 def list_prints_a_table_like_util_linux():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("hard", "2", "on", "signal")
         r = fake.applet("--device", fake.sock, "--list")
         assert r.returncode == 0, r.stderr
@@ -98,14 +104,11 @@ def list_prints_a_table_like_util_linux():
             " 1 wlan      phy1   blocked   unblocked\n"
             " 2 bluetooth hci0   unblocked blocked   hardware switch\n"
             "AIRPLANE off\n"), r.stdout
-    finally:
-        fake.close()
 
 
 @test
 def list_json_carries_the_same_facts():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("hard", "2", "on", "signal,not-owner")
         r = fake.applet("--device", fake.sock, "--list", "--json")
         assert r.returncode == 0, r.stderr
@@ -121,27 +124,21 @@ def list_json_carries_the_same_facts():
         assert devices[0]["reasons"] == []
         assert doc["airplane-mode"] is False
         assert doc["hardware-switch"] is True
-    finally:
-        fake.close()
 
 
 @test
 def v1_kernel_shows_unknown_reason():
-    fake = Fake("wlan", "--v1")
-    try:
+    with Fake("wlan", "--v1") as fake:
         fake.command("hard", "0", "on")
         r = fake.applet("-d", fake.sock, "-l")
         assert r.returncode == 0, r.stderr
         assert " 0 wlan phy0   unblocked blocked -\n" in r.stdout, r.stdout
         assert r.stdout.endswith("AIRPLANE on\n"), r.stdout
-    finally:
-        fake.close()
 
 
 @test
 def airplane_on_then_off_restores_each_radio():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "on")
         assert r.returncode == 0, r.stderr
         assert r.stdout == "Airplane mode is on.\n", r.stdout
@@ -159,14 +156,11 @@ def airplane_on_then_off_restores_each_radio():
         assert r.stdout == "Airplane mode is off.\n", r.stdout
         assert fake.soft_states() == {"phy0": "on", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def airplane_toggle_goes_both_ways():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "toggle")
         assert r.returncode == 0 and "on" in r.stdout, r
         assert set(fake.soft_states().values()) == {"off"}
@@ -174,21 +168,16 @@ def airplane_toggle_goes_both_ways():
         assert r.returncode == 0 and "off" in r.stdout, r
         assert fake.soft_states() == {"phy0": "on", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def airplane_off_under_hardware_switch_fails_clearly():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("switch", "on")
         r = fake.applet("--device", fake.sock, "--airplane", "off")
         assert r.returncode == 1, r
         assert "hardware switch" in r.stderr, r.stderr
         assert fake.command("writes").strip() == "0"
-    finally:
-        fake.close()
 
 
 @test
@@ -196,8 +185,7 @@ def airplane_types_come_from_gsettings():
     if not SCHEMA_DIR or not os.path.exists(
             os.path.join(SCHEMA_DIR, "gschemas.compiled")):
         raise AssertionError("SCHEMA_DIR with gschemas.compiled is needed")
-    fake = laptop()
-    try:
+    with laptop() as fake:
         keyfile = os.path.join(fake.dir, "config", "glib-2.0", "settings")
         os.makedirs(keyfile)
         with open(os.path.join(keyfile, "keyfile"), "w") as f:
@@ -210,27 +198,21 @@ def airplane_types_come_from_gsettings():
         # Like the applet: only Wi-Fi counts, Bluetooth keeps playing.
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def missing_device_is_an_error_naming_it():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         path = os.path.join(fake.dir, "nothing-here")
         for args in (["--list"], ["--airplane", "on"]):
             r = fake.applet("--device", path, *args)
             assert r.returncode == 1, r
             assert path in r.stderr and "No such file" in r.stderr, r.stderr
-    finally:
-        fake.close()
 
 
 @test
 def device_that_is_no_device_is_refused():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         path = os.path.join(fake.dir, "plain-file")
         with open(path, "wb") as f:
             f.write(b"\0" * 64)
@@ -238,8 +220,6 @@ def device_that_is_no_device_is_refused():
         assert r.returncode == 1, r
         assert path in r.stderr and "No such device" in r.stderr, r.stderr
         assert r.stdout == "", r.stdout
-    finally:
-        fake.close()
 
 
 @test
@@ -359,8 +339,7 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
 
 @test
 def bad_arguments_exit_2_with_a_message():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         cases = [
             (["--airplane", "maybe"], "maybe"),
             (["--bogus"], "--bogus"),
@@ -376,8 +355,6 @@ def bad_arguments_exit_2_with_a_message():
             assert "--help" in r.stderr, (args, r.stderr)
             assert r.stdout == "", (args, r.stdout)
         assert fake.command("writes").strip() == "0"
-    finally:
-        fake.close()
 
 
 @test
@@ -406,8 +383,7 @@ def fake_rfkill_help_documents_its_commands():
 
 @test
 def corrupt_restore_list_is_shown_and_kept():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "on")
         assert r.returncode == 0, r.stderr
         with open(fake.state_file, "w") as f:
@@ -428,8 +404,6 @@ def corrupt_restore_list_is_shown_and_kept():
         assert kept[0] in r.stderr, r.stderr
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "off"}
-    finally:
-        fake.close()
 
 
 # A stand-in for the running applet on a private session bus: owns the
@@ -494,8 +468,7 @@ def with_fake_applet(fake, answer, check, device=None):
 
 @test
 def airplane_asks_the_running_applet():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "on")
             assert r.returncode == 0, r.stderr
@@ -509,14 +482,11 @@ def airplane_asks_the_running_applet():
             assert fake.command("writes").split()[0] == "0"
             assert not os.path.exists(fake.state_file)
         with_fake_applet(fake, "ok", check)
-    finally:
-        fake.close()
 
 
 @test
 def airplane_reports_the_applets_error():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "off")
             assert r.returncode == 1, r
@@ -524,14 +494,11 @@ def airplane_reports_the_applets_error():
                 in r.stderr, r.stderr
             assert fake.command("writes").split()[0] == "0"
         with_fake_applet(fake, "the kernel said no", check)
-    finally:
-        fake.close()
 
 
 @test
 def airplane_does_it_itself_when_the_applet_runs_on_another_device():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "on")
             assert r.returncode == 0, r.stderr
@@ -539,15 +506,12 @@ def airplane_does_it_itself_when_the_applet_runs_on_another_device():
             assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                           "hci0": "off"}
         with_fake_applet(fake, "ok", check, device="/dev/other-rfkill")
-    finally:
-        fake.close()
 
 
 @test
 def airplane_waits_for_the_lock_on_the_restore_list():
     import fcntl
-    fake = laptop()
-    try:
+    with laptop() as fake:
         os.makedirs(os.path.dirname(fake.state_file))
         with open(fake.state_file + ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -563,8 +527,6 @@ def airplane_waits_for_the_lock_on_the_restore_list():
         assert cli.wait(timeout=20) == 0
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "off"}
-    finally:
-        fake.close()
 
 
 def main():
