@@ -5,13 +5,17 @@ Environment (set by meson): RFKILL_APPLET, FAKE_RFKILL, and optionally
 SCHEMA_DIR (compiled GSettings schemas of the build tree).
 Prints TAP.
 """
+import contextlib
 import errno
 import json
 import os
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 
 APPLET = os.environ["RFKILL_APPLET"]
@@ -222,22 +226,44 @@ def device_that_is_no_device_is_refused():
         assert r.stdout == "", r.stdout
 
 
-@test
-def slow_socket_peer_lists_every_radio_it_announced():
-    """A relay whose ADDs trickle in (a loaded VM) still gives a full list:
-    the list ends at the peer's end-of-list status, not after a pause."""
-    import socket
-    import struct
-    import threading
-
-    tmp = tempfile.mkdtemp(prefix="rfk-slow-")
+@contextlib.contextmanager
+def scripted_peer(serve):
+    """A SOCK_SEQPACKET peer where the CLI expects the kernel (a relay, a
+    loaded VM), played by serve(conn) in a thread.  Yields run(*args):
+    the CLI on that peer, in a private environment."""
+    tmp = tempfile.mkdtemp(prefix="rfk-peer-")
     path = os.path.join(tmp, "rfkill.sock")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     server.bind(path)
     server.listen(1)
+    t = threading.Thread(target=lambda: serve(server.accept()[0]), daemon=True)
+    t.start()
+    env = dict(os.environ, LC_ALL="C.UTF-8",
+               RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
+               XDG_STATE_HOME=os.path.join(tmp, "state"),
+               XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+               XDG_RUNTIME_DIR=tmp,
+               GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
+    # No session bus: an applet of the user's must not be asked.
+    env.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
-    def peer():
-        conn, _ = server.accept()
+    def run(*args):
+        return subprocess.run([APPLET, "--device", path, *args], env=env,
+                              capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    try:
+        yield run
+    finally:
+        server.close()
+        t.join(5)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@test
+def slow_socket_peer_lists_every_radio_it_announced():
+    """A relay whose ADDs trickle in (a loaded VM) still gives a full list:
+    the list ends at the peer's end-of-list status, not after a pause."""
+    def peer(conn):
         for idx, type_ in ((0, 1), (1, 1), (2, 2)):
             # struct rfkill_event_ext: idx, type, op ADD, soft, hard, reasons
             conn.send(struct.pack("<IBBBBB", idx, type_, 0, 0, 0, 0))
@@ -247,23 +273,11 @@ def slow_socket_peer_lists_every_radio_it_announced():
             pass
         conn.close()
 
-    t = threading.Thread(target=peer, daemon=True)
-    t.start()
-    try:
-        env = dict(os.environ, LC_ALL="C.UTF-8",
-                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"),
-                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
-        r = subprocess.run([APPLET, "--device", path, "--list", "--json"],
-                           env=env, capture_output=True, text=True,
-                           timeout=30, stdin=subprocess.DEVNULL)
+    with scripted_peer(peer) as run:
+        r = run("--list", "--json")
         assert r.returncode == 0, r
         ids = [d["id"] for d in json.loads(r.stdout)["rfkilldevices"]]
         assert sorted(ids) == [0, 1, 2], r.stdout
-    finally:
-        server.close()
-        t.join(5)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @test
@@ -271,15 +285,6 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
     """A peer like a stock kernel behind a relay answers the op-5 opt-in
     (an ioctl packet) with ENOTTY.  Held back until the CLI's first write
     is in, that answer comes first: it must not be taken for the write's."""
-    import socket
-    import struct
-    import threading
-
-    tmp = tempfile.mkdtemp(prefix="rfk-optin-")
-    path = os.path.join(tmp, "rfkill.sock")
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    server.bind(path)
-    server.listen(1)
     seen = []
 
     def event(op, soft):
@@ -289,8 +294,7 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
     def status(err):
         return struct.pack("<BBH", 0xFF, ord("S"), err)
 
-    def peer():
-        conn, _ = server.accept()
+    def peer(conn):
         conn.settimeout(20)
         conn.send(event(0, 0))
         conn.send(status(0))  # end of the initial list
@@ -315,26 +319,11 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
                 conn.send(event(2, soft))
         conn.close()
 
-    t = threading.Thread(target=peer, daemon=True)
-    t.start()
-    try:
-        env = dict(os.environ, LC_ALL="C.UTF-8",
-                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"),
-                   XDG_CONFIG_HOME=os.path.join(tmp, "config"),
-                   XDG_RUNTIME_DIR=tmp,
-                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
-        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        r = subprocess.run([APPLET, "--device", path, "--airplane", "on"],
-                           env=env, capture_output=True, text=True,
-                           timeout=30, stdin=subprocess.DEVNULL)
+    with scripted_peer(peer) as run:
+        r = run("--airplane", "on")
         assert r.returncode == 0, r
         assert seen and seen[0] == bytes([0xFF, ord("I"), 0x41, 0]), seen
         assert len(seen) > 1, "the CLI wrote nothing"
-    finally:
-        server.close()
-        t.join(5)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @test
