@@ -98,12 +98,6 @@ class Fake:
         return int(self.command('writes')[0])
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        gt.end_process(self.proc)
         self.proc.stdout.close()
         self.log.close()

@@ -17,7 +17,6 @@ connection that calls it.
 """
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 
@@ -27,6 +26,7 @@ from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
 
 import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
+from desktop import diff_box, stable, xdotool  # noqa: E402
 
 EXTENSION_UUID = 'ubuntu-appindicators@ubuntu.com'
 EXTENSION_DIR = '/usr/share/gnome-shell/extensions/' + EXTENSION_UUID
@@ -101,14 +101,7 @@ class Shell:
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.shots = tempfile.mkdtemp(prefix='shots-', dir=os.environ['XDG_RUNTIME_DIR'])
         self.count = 0
-        self._own(SCREENSHOT_NAME)
-
-    def _own(self, name):
-        reply = self.bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-            'RequestName', GLib.Variant('(su)', (name, 4)), GLib.VariantType('(u)'),
-            Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, f'cannot own {name}')
+        gt.own_name(self.bus, SCREENSHOT_NAME)
 
     def alive(self):
         check(self.proc.poll() is None,
@@ -206,59 +199,7 @@ class Shell:
     def stop(self):
         # Mutter 43 segfaults on SIGTERM in --x11 mode; its exit status
         # says nothing about the test.
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        gt.end_process(self.proc)
         self.log.close()
         self.system_bus.stop()
         shutil.rmtree(self.shots, ignore_errors=True)
-
-
-# ---- pixels and input --------------------------------------------------
-
-def diff_box(a, b, threshold=40, step=1):
-    """Bounding box (x0, y0, x1, y1) of the pixels that differ, or None."""
-    da, db = a.get_pixels(), b.get_pixels()
-    n, stride = a.get_n_channels(), a.get_rowstride()
-    box = None
-    for y in range(0, a.get_height(), step):
-        row = y * stride
-        for x in range(0, a.get_width(), step):
-            i = row + x * n
-            if (abs(da[i] - db[i]) + abs(da[i + 1] - db[i + 1])
-                    + abs(da[i + 2] - db[i + 2])) > threshold:
-                if box is None:
-                    box = [x, y, x, y]
-                else:
-                    box = [min(box[0], x), min(box[1], y),
-                           max(box[2], x), max(box[3], y)]
-    return box
-
-
-def stable(grab, what, timeout=10, differs_from=(), step=1):
-    """Grabs until two grabs in a row agree and differ from the given ones."""
-    last = grab()
-
-    def settled():
-        nonlocal last
-        now = grab()
-        done = (diff_box(now, last, step=step) is None
-                and all(diff_box(now, o, step=step) for o in differs_from))
-        last = now
-        return now if done else None
-    return wait_for(settled, timeout, what)
-
-
-def xdotool(*args):
-    subprocess.run(['xdotool'] + [str(a) for a in args], check=True)
-
-
-def save_scaled(pixbuf, path, factor=4):
-    """A small grab (an icon) enlarged, for a person to look at."""
-    pixbuf.scale_simple(pixbuf.get_width() * factor, pixbuf.get_height() * factor,
-                        GdkPixbuf.InterpType.NEAREST).savev(path, 'png', [], [])
-    log('saved', path)

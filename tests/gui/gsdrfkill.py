@@ -11,7 +11,7 @@ import subprocess
 
 from gi.repository import Gio, GLib
 
-from guitest import check, wait_for
+from guitest import check, end_process, wait_for
 
 GSD = '/usr/libexec/gsd-rfkill'
 GSD_NAME = 'org.gnome.SettingsDaemon.Rfkill'
@@ -75,13 +75,7 @@ class Gsd:
         return out
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end_process(self.proc)
         self.log.close()
 
 

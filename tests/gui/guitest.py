@@ -7,8 +7,11 @@ Runs inside the private session made by run-in-session.py.  Gives:
   - NotificationMock: python3-dbusmock's notification_daemon template;
   - Fake: the fake kernel (tests/fake/fake-rfkill) serving /dev/rfkill's
     protocol on a socket, with its control channel;
-  - Applet: rfkill-applet started with --device on that socket.
+  - Applet: rfkill-applet started with --device on that socket;
+  - Session: the usual company of a test (bus, main loop, watcher,
+    notification daemon, fake kernel, applets), stopped at the end.
 """
+import contextlib
 import os
 import re
 import shlex
@@ -26,6 +29,9 @@ WATCHER_PATH = '/StatusNotifierWatcher'
 SNI_IFACE = 'org.kde.StatusNotifierItem'
 MENU_IFACE = 'com.canonical.dbusmenu'
 APP_ID = 'io.github.rfkill_applet.RfkillApplet'
+# How long the applet waits for a tray before it says there is none:
+# RFK_APP_NOTICE_TRAY_GRACE_S in src/ui/rfk-app-notice.h.
+TRAY_GRACE_S = 3
 
 WATCHER_XML = '''
 <node>
@@ -42,6 +48,29 @@ WATCHER_XML = '''
     <signal name="StatusNotifierItemRegistered"><arg type="s"/></signal>
     <signal name="StatusNotifierItemUnregistered"><arg type="s"/></signal>
     <signal name="StatusNotifierHostRegistered"/>
+  </interface>
+</node>
+'''
+
+
+# org.freedesktop.Notifications as the Desktop Notifications
+# Specification defines it, for stand-in daemons (serve_notifications).
+NOTIFICATIONS_XML = '''
+<node>
+  <interface name="org.freedesktop.Notifications">
+    <method name="Notify">
+      <arg type="s" direction="in"/><arg type="u" direction="in"/>
+      <arg type="s" direction="in"/><arg type="s" direction="in"/>
+      <arg type="s" direction="in"/><arg type="as" direction="in"/>
+      <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/>
+      <arg type="u" direction="out"/>
+    </method>
+    <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+    <method name="GetServerInformation">
+      <arg type="s" direction="out"/><arg type="s" direction="out"/>
+      <arg type="s" direction="out"/><arg type="s" direction="out"/>
+    </method>
+    <method name="CloseNotification"><arg type="u" direction="in"/></method>
   </interface>
 </node>
 '''
@@ -86,6 +115,36 @@ def session_bus():
     return Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
 
+def own_name(bus, name):
+    """Owns name on bus now (DO_NOT_QUEUE), or fails the test."""
+    reply = bus.call_sync(
+        'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+        'RequestName', GLib.Variant('(su)', (name, 4)),  # DO_NOT_QUEUE
+        GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
+    check(reply.unpack()[0] == 1, f'cannot own {name}: {reply.unpack()[0]}')
+
+
+def serve_notifications(bus, on_call):
+    """A stand-in notification daemon: org.freedesktop.Notifications
+    exported with on_call as its method handler, and the name owned."""
+    info = Gio.DBusNodeInfo.new_for_xml(NOTIFICATIONS_XML).interfaces[0]
+    bus.register_object('/org/freedesktop/Notifications', info, on_call, None, None)
+    own_name(bus, 'org.freedesktop.Notifications')
+
+
+def end_process(proc, timeout=5):
+    """SIGTERM, and SIGKILL if proc has not exited timeout seconds later;
+    returns its exit status."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.returncode
+
+
 class MainLoopThread:
     """Dispatches our exported D-Bus objects while the test thread blocks."""
 
@@ -109,16 +168,8 @@ class Watcher:
         info = Gio.DBusNodeInfo.new_for_xml(WATCHER_XML).interfaces[0]
         self.reg_id = bus.register_object(WATCHER_PATH, info,
                                           self._on_call, self._on_get, None)
-        self._own(WATCHER_NAME)
-        self._own(f'org.kde.StatusNotifierHost-{os.getpid()}')
-
-    def _own(self, name):
-        reply = self.bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus',
-            'org.freedesktop.DBus', 'RequestName',
-            GLib.Variant('(su)', (name, 4)),  # DO_NOT_QUEUE
-            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, f'cannot own {name}: {reply.unpack()[0]}')
+        own_name(bus, WATCHER_NAME)
+        own_name(bus, f'org.kde.StatusNotifierHost-{os.getpid()}')
 
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         if method == 'RegisterStatusNotifierItem':
@@ -149,6 +200,15 @@ class Watcher:
         if prop == 'ProtocolVersion':
             return GLib.Variant('i', 0)
         return None
+
+    def release(self):
+        """The tray goes away, as when its panel quits: the watcher's name
+        is released and its object gone."""
+        self.bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                           'org.freedesktop.DBus', 'ReleaseName',
+                           GLib.Variant('(s)', (WATCHER_NAME,)), None,
+                           Gio.DBusCallFlags.NONE, -1, None)
+        self.bus.unregister_object(self.reg_id)
 
     def registrations(self):
         with self.lock:
@@ -321,8 +381,24 @@ class NotificationMock:
         for _timestamp, args in reply.unpack()[0]:
             app_name, replaces_id, icon, summary, body, actions, hints, timeout = args
             calls.append(dict(app_name=app_name, replaces_id=replaces_id, icon=icon,
-                              summary=summary, body=body, hints=hints))
+                              summary=summary, body=body, actions=actions,
+                              hints=hints))
         return calls
+
+    def calls_with(self, summary):
+        """The Notify calls so far with this summary, oldest first."""
+        return [c for c in self.notify_calls() if c['summary'] == summary]
+
+    def invoke_action(self, notification_id, action):
+        """What the daemon sends when the user clicks an action."""
+        self.bus.call_sync(
+            'org.freedesktop.Notifications', '/org/freedesktop/Notifications',
+            'org.freedesktop.DBus.Mock', 'EmitSignal',
+            GLib.Variant('(sssav)', ('org.freedesktop.Notifications',
+                                     'ActionInvoked', 'us',
+                                     [GLib.Variant('u', notification_id),
+                                      GLib.Variant('s', action)])),
+            None, Gio.DBusCallFlags.NONE, 5000, None)
 
     def stop(self):
         self.proc.terminate()
@@ -388,16 +464,67 @@ class Applet:
 
     def stop(self):
         """SIGTERM, as a session logout does; returns the exit status."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                # valgrind checks for leaks on the way out: give it time.
-                self.proc.wait(5 * TIMEOUT_SCALE)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        # valgrind checks for leaks on the way out: give it time.
+        code = end_process(self.proc, 5 * TIMEOUT_SCALE)
         self.log.close()
-        return self.proc.returncode
+        return code
+
+
+class Session:
+    """What a test starts with, stopped in reverse order when the with
+    block ends: the session bus with a thread dispatching our exported
+    objects and, as asked, a StatusNotifierWatcher, python3-dbusmock's
+    notification daemon and the fake kernel with the given radios.
+
+        with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True,
+                        notifications=True) as s:
+            applet = s.start_applet()
+            item = s.watcher.wait_item(applet.unique_name(s.bus))
+    """
+
+    def __init__(self, logdir, radios=None, watcher=False, notifications=False):
+        import fakekernel  # it imports this module
+        self.logdir = logdir
+        self._stack = contextlib.ExitStack()
+        self.bus = session_bus()
+        self.loop = MainLoopThread()
+        self.on_exit(self.loop.stop)
+        try:
+            self.watcher = Watcher(self.bus) if watcher else None
+            self.notifications = None
+            if notifications:
+                self.notifications = NotificationMock(self.bus, logdir)
+                self.on_exit(lambda: self.notifications.stop())
+            self.fake = None
+            if radios is not None:
+                self.fake = fakekernel.Fake(logdir, radios)
+                self.on_exit(self.fake.stop)
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def on_exit(self, stop):
+        """stop() runs when the session ends, before what came earlier."""
+        self._stack.callback(stop)
+
+    def start_applet(self, **kwargs):
+        """The applet on the fake kernel (Applet's arguments), stopped
+        with the session."""
+        applet = Applet(self.fake.socket, self.logdir, **kwargs)
+        self.on_exit(applet.stop)
+        return applet
+
+    def restart_notifications(self):
+        """A fresh notification daemon: no calls recorded, ids from 1."""
+        self.notifications.stop()
+        self.notifications = NotificationMock(self.bus, self.logdir)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._stack.close()
+        return False
 
 
 DEFINITELY_LOST = re.compile(r'^==\d+== (\S+) bytes in (\S+) blocks are definitely lost')

@@ -45,8 +45,10 @@
 /* Descriptors we connected to the fake: 1 while open. */
 static int tracked[MAX_TRACKED];
 
-static int (*real_open) (const char *, int, ...);
-static int (*real_open64) (const char *, int, ...);
+typedef int (*OpenFunc) (const char *, int, ...);
+
+static OpenFunc real_open;
+static OpenFunc real_open64;
 static int (*real_close) (int);
 static ssize_t (*real_write) (int, const void *, size_t);
 static int (*real_ioctl) (int, unsigned long, ...);
@@ -155,43 +157,39 @@ open_fake (int flags)
   return fd;
 }
 
-static mode_t
-mode_arg (int flags, va_list args)
+/* The body of open() and open64(): the device file is a connection to the
+ * fake, every other path goes to the real function named symbol.  args
+ * holds the variadic mode, there only with O_CREAT or O_TMPFILE. */
+static int
+open_or_fake (OpenFunc *real, const char *symbol, const char *path,
+              int flags, va_list args)
 {
-  return (flags & (O_CREAT | O_TMPFILE)) ? va_arg (args, mode_t) : 0;
-}
+  mode_t mode = (flags & (O_CREAT | O_TMPFILE)) ? va_arg (args, mode_t) : 0;
 
-int
-open (const char *path, int flags, ...)
-{
-  va_list args;
-  mode_t mode;
-
-  va_start (args, flags);
-  mode = mode_arg (flags, args);
-  va_end (args);
   if (strcmp (path, DEVICE_FILE) == 0)
     return open_fake (flags);
-  if (real_open == NULL)
-    real_open = next ("open");
-  return real_open (path, flags, mode);
+  if (*real == NULL)
+    *real = next (symbol);
+  return (*real) (path, flags, mode);
 }
 
-int
-open64 (const char *path, int flags, ...)
-{
-  va_list args;
-  mode_t mode;
+/* A client built with 64-bit file offsets calls open64(), others open():
+ * both are ours, and differ only in the real function behind them. */
+#define DEFINE_OPEN(name, real)                                 \
+  int                                                           \
+  name (const char *path, int flags, ...)                       \
+  {                                                             \
+    va_list args;                                               \
+    int fd;                                                     \
+                                                                \
+    va_start (args, flags);                                     \
+    fd = open_or_fake (&real, #name, path, flags, args);        \
+    va_end (args);                                              \
+    return fd;                                                  \
+  }
 
-  va_start (args, flags);
-  mode = mode_arg (flags, args);
-  va_end (args);
-  if (strcmp (path, DEVICE_FILE) == 0)
-    return open_fake (flags);
-  if (real_open64 == NULL)
-    real_open64 = next ("open64");
-  return real_open64 (path, flags, mode);
-}
+DEFINE_OPEN (open, real_open)
+DEFINE_OPEN (open64, real_open64)
 
 int
 close (int fd)

@@ -11,7 +11,6 @@ import subprocess
 
 import guitest as gt
 from guitest import check, log, wait_for
-import fakekernel
 
 SUBMENU = 'Airplane mode turns off'
 ALL_BUT_BT = "['wlan', 'uwb', 'wimax', 'wwan', 'gps', 'fm', 'nfc']"
@@ -36,12 +35,9 @@ def states(item):
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         # Only the types present, each counted by default.
         wait_for(lambda: states(item) == {'Wi-Fi': (True, True),
@@ -109,10 +105,6 @@ def test(logdir):
         fake.add('wwan', 'wwan0')
         wait_for(lambda: 'Mobile broadband' in type_items(item), 5, 'a WWAN item')
         check(not type_items(item)['Mobile broadband'].checked, 'WWAN not counted')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

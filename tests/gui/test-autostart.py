@@ -6,18 +6,14 @@ import subprocess
 
 import guitest as gt
 from guitest import check, wait_for
-import fakekernel
 
 
 def test(logdir):
     override = os.path.join(os.environ['XDG_CONFIG_HOME'], 'autostart',
                             gt.APP_ID + '.desktop')
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    fake = fakekernel.Fake(logdir, ['wlan'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan'], watcher=True) as s:
+        bus, watcher = s.bus, s.watcher
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         start = wait_for(lambda: item.find('Start at login'), 10, 'the item')
         check(start.toggle_type == 'checkmark' and start.checked,
@@ -38,10 +34,6 @@ def test(logdir):
         item.click('Start at login')
         wait_for(lambda: not os.path.exists(override), 5, f'{override} removed')
         wait_for(lambda: item.find('Start at login').checked, 5, 'checked again')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

@@ -20,7 +20,8 @@ import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
 import gnomeshell
-from gnomeshell import SCREEN_W, diff_box, stable, xdotool
+from gnomeshell import SCREEN_W
+from desktop import diff_box, screenshot_dir, stable, xdotool
 from gsdrfkill import Gsd, SessionManager
 
 ITEM_PATH = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
@@ -29,11 +30,7 @@ SYSTEM_X, SYSTEM_Y = SCREEN_W - 24, 15
 
 
 def test(logdir):
-    outdir = os.path.join(os.environ['RFK_SCREENSHOT_DIR'], 'gnome-gsd')
-    os.makedirs(outdir, exist_ok=True)
-    for old in os.listdir(outdir):
-        if old.endswith('.png'):
-            os.unlink(os.path.join(outdir, old))
+    outdir = screenshot_dir('gnome-gsd')
 
     bus = gt.session_bus()
     shell = gnomeshell.Shell(logdir)

@@ -18,17 +18,14 @@ import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
 import fakekernel  # noqa: E402
 import gnomeshell  # noqa: E402
-from gnomeshell import BAR_H, diff_box, save_scaled, stable, xdotool  # noqa: E402
+from gnomeshell import BAR_H  # noqa: E402
+from desktop import diff_box, save_scaled, screenshot_dir, stable, xdotool  # noqa: E402
 
 ITEM_PATH = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
 
 
 def test(logdir):
-    outdir = os.path.join(os.environ['RFK_SCREENSHOT_DIR'], 'gnome')
-    os.makedirs(outdir, exist_ok=True)
-    for old in os.listdir(outdir):
-        if old.endswith('.png'):
-            os.unlink(os.path.join(outdir, old))
+    outdir = screenshot_dir('gnome')
 
     bus = gt.session_bus()
     shell = gnomeshell.Shell(logdir)

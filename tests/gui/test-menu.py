@@ -12,7 +12,6 @@ import time
 
 import guitest as gt
 from guitest import check, log, wait_for
-import fakekernel
 
 
 def radio_items(item):
@@ -25,12 +24,9 @@ def menu_states(item):
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan', 'wlan', 'bluetooth'], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        applet = s.start_applet()
         sender = applet.unique_name(bus)
         item = watcher.wait_item(sender)
         log('registered as', item.name, item.path)
@@ -182,10 +178,6 @@ def test(logdir):
         item.click('Quit')
         code = applet.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'quit exit status {code}')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

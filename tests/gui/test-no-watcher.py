@@ -9,11 +9,10 @@ import subprocess
 import sys
 import time
 
-from gi.repository import Gio, GLib
+from gi.repository import GLib
 
 import guitest as gt
 from guitest import check, wait_for, log
-import fakekernel
 from rfkapi import Api
 
 NOTICE = 'Airplane Mode runs without a tray icon'
@@ -28,45 +27,23 @@ clipboard.set_text("tray", -1)
 print("ready", flush=True)
 Gtk.main()
 '''
-GRACE_S = 3  # RFK_APP_NOTICE_TRAY_GRACE_S in src/ui/rfk-app-notice.h
 
 
-def notify_calls(bus):
-    """Every Notify so far: (replaces_id, summary, body, actions)."""
-    reply = bus.call_sync('org.freedesktop.Notifications',
-                          '/org/freedesktop/Notifications',
-                          'org.freedesktop.DBus.Mock', 'GetMethodCalls',
-                          GLib.Variant('(s)', ('Notify',)), None,
-                          Gio.DBusCallFlags.NONE, 5000, None)
-    return [(a[1], a[3], a[4], a[5]) for _t, a in reply.unpack()[0]]
-
-
-def invoke_action(bus, notification_id, action):
-    """What the notification daemon sends when the user clicks an action."""
-    bus.call_sync('org.freedesktop.Notifications', '/org/freedesktop/Notifications',
-                  'org.freedesktop.DBus.Mock', 'EmitSignal',
-                  GLib.Variant('(sssav)', ('org.freedesktop.Notifications',
-                                           'ActionInvoked', 'us',
-                                           [GLib.Variant('u', notification_id),
-                                            GLib.Variant('s', action)])),
-                  None, Gio.DBusCallFlags.NONE, 5000, None)
-
-
-def notice_id(bus):
+def notice_id(notifications):
     """The mock numbers new notifications 1, 2, ... in order."""
-    new = [c for c in notify_calls(bus) if c[0] == 0]
-    ids = [i + 1 for i, c in enumerate(new) if c[1] == NOTICE]
-    check(len(ids) == 1, f'one notice: {notify_calls(bus)}')
+    new = [c for c in notifications.notify_calls() if c['replaces_id'] == 0]
+    ids = [i + 1 for i, c in enumerate(new) if c['summary'] == NOTICE]
+    check(len(ids) == 1, f'one notice: {notifications.notify_calls()}')
     return ids[0]
 
 
-def wait_notice(bus, started):
-    calls = wait_for(lambda: [c for c in notify_calls(bus) if c[1] == NOTICE],
-                     GRACE_S + 10, 'the no-tray notice')
+def wait_notice(notifications, started):
+    calls = wait_for(lambda: notifications.calls_with(NOTICE),
+                     gt.TRAY_GRACE_S + 10, 'the no-tray notice')
     elapsed = time.monotonic() - started
-    check(elapsed >= GRACE_S - 0.5, f'notice after {elapsed:.1f} s, before the '
-          f'grace period for a tray that starts with the session')
-    _rid, _summary, body, actions = calls[0]
+    check(elapsed >= gt.TRAY_GRACE_S - 0.5, f'notice after {elapsed:.1f} s, before '
+          f'the grace period for a tray that starts with the session')
+    body, actions = calls[0]['body'], calls[0]['actions']
     check('gnome-shell-extension-appindicator' in body, f'body: {body!r}')
     check('rfkill-applet --airplane' in body, f'body: {body!r}')
     check(actions == ['quit', 'Quit', 'no-autostart', 'Do Not Start at Login'],
@@ -75,17 +52,14 @@ def wait_notice(bus, started):
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    notifications = gt.NotificationMock(bus, logdir)
-    fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth'])
-    started = time.monotonic()
-    applet = gt.Applet(fake.socket, logdir)
-    api = Api(bus)
-    second = None
-    try:
+    with gt.Session(logdir, ['wlan', 'wlan', 'bluetooth'], notifications=True) as s:
+        bus, fake = s.bus, s.fake
+        started = time.monotonic()
+        applet = s.start_applet()
+        api = Api(bus)
+        s.on_exit(api.close)
         unique = applet.unique_name(bus)
-        wait_notice(bus, started)
+        wait_notice(s.notifications, started)
 
         # Quiet operation: the API and the CLI work without any icon.
         api.call('SetRadioBlocked', GLib.Variant('(ub)', (fake.radio('phy1')['idx'], True)))
@@ -99,13 +73,14 @@ def test(logdir):
               f'restored as before: {fake.state()}')
         # It still tells about switches.
         fake.set_hard_all(True)
-        wait_for(lambda: any('Hardware switch' in c[1] for c in notify_calls(bus)),
+        wait_for(lambda: any('Hardware switch' in c['summary']
+                             for c in s.notifications.notify_calls()),
                  5, 'the hardware-switch notification')
         fake.set_hard_all(False)
         # Once per run: nothing more about the tray.
         time.sleep(1)
-        check(len([c for c in notify_calls(bus) if c[1] == NOTICE]) == 1,
-              f'the notice repeated: {notify_calls(bus)}')
+        check(len(s.notifications.calls_with(NOTICE)) == 1,
+              f'the notice repeated: {s.notifications.notify_calls()}')
 
         # A watcher that appears later gets the icon and its menu.
         watcher = gt.Watcher(bus)
@@ -114,25 +89,19 @@ def test(logdir):
         log('menu once a watcher appeared:', item.dump())
 
         # "Quit" on the notice ends the applet.
-        invoke_action(bus, notice_id(bus), 'quit')
+        s.notifications.invoke_action(notice_id(s.notifications), 'quit')
         code = applet.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'Quit action: exit status {code}')
-        watcher_gone = watcher  # the next run must find no watcher
-        bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus',
-                      'org.freedesktop.DBus', 'ReleaseName',
-                      GLib.Variant('(s)', (gt.WATCHER_NAME,)), None,
-                      Gio.DBusCallFlags.NONE, -1, None)
-        bus.unregister_object(watcher_gone.reg_id)
+        watcher.release()  # the next run must find no watcher
 
         # "Do Not Start at Login" writes the user's autostart override and
         # ends the applet.
-        notifications.stop()
-        notifications = gt.NotificationMock(bus, logdir)
+        s.restart_notifications()
         started = time.monotonic()
-        second = gt.Applet(fake.socket, logdir, name='applet-2')
+        second = s.start_applet(name='applet-2')
         second.unique_name(bus)
-        wait_notice(bus, started)
-        invoke_action(bus, notice_id(bus), 'no-autostart')
+        wait_notice(s.notifications, started)
+        s.notifications.invoke_action(notice_id(s.notifications), 'no-autostart')
         code = second.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'no-autostart action: exit status {code}')
         override = os.path.join(os.environ['XDG_CONFIG_HOME'], 'autostart',
@@ -146,26 +115,19 @@ def test(logdir):
                                 stdout=subprocess.PIPE, text=True)
         try:
             check(tray.stdout.readline().strip() == 'ready', 'XEmbed tray stand-in')
-            calls = len(notify_calls(bus))
+            calls = len(s.notifications.notify_calls())
             third = gt.Applet(fake.socket, logdir, name='applet-3')
             try:
                 third.unique_name(bus)
-                time.sleep((GRACE_S + 2) * gt.TIMEOUT_SCALE)
-                check(len(notify_calls(bus)) == calls,
-                      f'noticed despite an XEmbed tray: {notify_calls(bus)[calls:]}')
+                time.sleep((gt.TRAY_GRACE_S + 2) * gt.TIMEOUT_SCALE)
+                check(len(s.notifications.notify_calls()) == calls,
+                      'noticed despite an XEmbed tray: '
+                      f'{s.notifications.notify_calls()[calls:]}')
             finally:
                 third.stop()
         finally:
             tray.terminate()
             tray.wait(5)
-    finally:
-        api.close()
-        applet.stop()
-        if second:
-            second.stop()
-        notifications.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

@@ -11,20 +11,16 @@ import time
 
 import guitest as gt
 from guitest import check, log, wait_for
-import fakekernel
 
 QUIET_S = 1.0  # how long "no notification" is watched for
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    notifications = gt.NotificationMock(bus, logdir)
-    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
-        item = watcher.wait_item(applet.unique_name(bus))
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True,
+                    notifications=True) as s:
+        fake, notifications = s.fake, s.notifications
+        applet = s.start_applet()
+        item = s.watcher.wait_item(applet.unique_name(s.bus))
         wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
 
         # Our own soft changes: no notification at all.
@@ -40,8 +36,8 @@ def test(logdir):
 
         # The switch turns both radios off: one notification naming both.
         fake.set_hard_all(True)
-        first = wait_for(lambda: notifications.notify_calls(), 5,
-                         'a notification for the switch')
+        wait_for(lambda: notifications.notify_calls(), 5,
+                 'a notification for the switch')
         time.sleep(QUIET_S)
         calls = notifications.notify_calls()
         check(len(calls) == 1, f'one flip, {len(calls)} notifications: {calls}')
@@ -88,11 +84,6 @@ def test(logdir):
         time.sleep(QUIET_S)
         check(len(notifications.notify_calls()) == 2,
               f'notified although off: {notifications.notify_calls()}')
-    finally:
-        applet.stop()
-        fake.stop()
-        notifications.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

@@ -8,25 +8,7 @@ at once instead of after the D-Bus call's timeout (25 s for a
 synchronous libnotify call).
 """
 import guitest as gt
-from guitest import check, log, wait_for
-import fakekernel
-
-from gi.repository import Gio, GLib
-
-NOTIFY_XML = """<node><interface name='org.freedesktop.Notifications'>
-<method name='Notify'>
-  <arg type='s' direction='in'/><arg type='u' direction='in'/>
-  <arg type='s' direction='in'/><arg type='s' direction='in'/>
-  <arg type='s' direction='in'/><arg type='as' direction='in'/>
-  <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>
-  <arg type='u' direction='out'/>
-</method>
-<method name='GetCapabilities'><arg type='as' direction='out'/></method>
-<method name='GetServerInformation'>
-  <arg type='s' direction='out'/><arg type='s' direction='out'/>
-  <arg type='s' direction='out'/><arg type='s' direction='out'/>
-</method>
-</interface></node>"""
+from guitest import log, wait_for
 
 
 class HungDaemon:
@@ -34,28 +16,17 @@ class HungDaemon:
 
     def __init__(self, bus):
         self.calls = []
-        info = Gio.DBusNodeInfo.new_for_xml(NOTIFY_XML).interfaces[0]
-        bus.register_object('/org/freedesktop/Notifications', info,
-                            self._on_call, None, None)
-        reply = bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus',
-            'org.freedesktop.DBus', 'RequestName',
-            GLib.Variant('(su)', ('org.freedesktop.Notifications', 4)),
-            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, 'cannot own the notification name')
+        gt.serve_notifications(bus, self._on_call)
 
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         self.calls.append((method, invocation))  # kept, never answered
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    daemon = HungDaemon(bus)
-    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        daemon = HungDaemon(bus)
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 10, 'radios ready')
 
@@ -70,10 +41,6 @@ def test(logdir):
         wait_for(lambda: fake.radio('phy0')['soft'], 5,
                  'phy0 blocked by a click while Notify hangs')
         log('menu answered with', len(daemon.calls), 'calls unanswered')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

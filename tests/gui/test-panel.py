@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import gi
 gi.require_version('GdkPixbuf', '2.0')
@@ -25,6 +24,8 @@ import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
 import fakekernel  # noqa: E402
 import fakeudev  # noqa: E402
+from desktop import (diff_box, same, save_scaled, screenshot_dir,  # noqa: E402
+                     stable, uniform, xdotool)
 
 PANEL_H = 32
 SCREEN_W = 640
@@ -49,65 +50,11 @@ class Screen:
         return self.grab(f'{SCREEN_W}x{PANEL_H}+0+0')
 
 
-def pixels(pixbuf):
-    data = pixbuf.get_pixels()
-    n, stride = pixbuf.get_n_channels(), pixbuf.get_rowstride()
-    return data, n, stride
-
-
-def diff_box(a, b, threshold=40):
-    """Bounding box (x0, y0, x1, y1) of pixels that differ, or None."""
-    da, n, stride = pixels(a)
-    db, _, _ = pixels(b)
-    box = None
-    for y in range(a.get_height()):
-        row = y * stride
-        for x in range(a.get_width()):
-            i = row + x * n
-            if (abs(da[i] - db[i]) + abs(da[i + 1] - db[i + 1])
-                    + abs(da[i + 2] - db[i + 2])) > threshold:
-                if box is None:
-                    box = [x, y, x, y]
-                else:
-                    box = [min(box[0], x), min(box[1], y),
-                           max(box[2], x), max(box[3], y)]
-    return box
-
-
-def same(a, b):
-    return diff_box(a, b) is None
-
-
-def uniform(pixbuf):
-    data, n, stride = pixels(pixbuf)
-    first = data[0:3]
-    return all(data[y * stride + x * n: y * stride + x * n + 3] == first
-               for y in range(0, pixbuf.get_height(), 2)
-               for x in range(0, pixbuf.get_width(), 4))
-
-
-def xdotool(*args):
-    subprocess.run(['xdotool'] + [str(a) for a in args], check=True)
-
-
 def click(x, y, button):
     """Clicks, then moves the pointer off the panel so that no hover
     highlight ends up in the icon screenshots."""
     xdotool('mousemove', x, y, 'click', button)
     xdotool('mousemove', SCREEN_W - 20, 460)
-
-
-def stable(grab, what, timeout=10, differs_from=()):
-    """Grabs until two grabs in a row agree and differ from the given ones."""
-    last = grab()
-
-    def settled():
-        nonlocal last
-        now = grab()
-        done = same(now, last) and not any(same(now, o) for o in differs_from)
-        last = now
-        return now if done else None
-    return wait_for(settled, timeout, what)
 
 
 def item_icon(bus, applet):
@@ -193,15 +140,9 @@ def test(logdir):
     formats = [f.get_name() for f in GdkPixbuf.Pixbuf.get_formats()]
     check('svg' in formats, 'gdk-pixbuf has no SVG loader (install librsvg2-common): '
           'neither the panel nor this test could draw SVG icons')
-    outdir = os.environ['RFK_SCREENSHOT_DIR']
-    if VARIANT:
-        outdir = os.path.join(outdir, VARIANT)
+    outdir = screenshot_dir(VARIANT)
     if VARIANT == 'fallback':
         hide_adwaita()
-    os.makedirs(outdir, exist_ok=True)
-    for old in os.listdir(outdir):
-        if old.endswith('.png'):
-            os.unlink(os.path.join(outdir, old))
     workdir = os.path.join(os.environ['XDG_RUNTIME_DIR'], 'grabs')
     os.makedirs(workdir)
     screen = Screen(workdir, outdir)
@@ -263,12 +204,9 @@ def test(logdir):
             return screen.grab(cell)
 
         def save_icon(name, pixbuf):
-            path = os.path.join(outdir, f'icon-{name}.png')
-            pixbuf.scale_simple(PANEL_H * 4, PANEL_H * 4,
-                                GdkPixbuf.InterpType.NEAREST).savev(path, 'png', [], [])
             screen.panel().savev(os.path.join(outdir, f'panel-{name}.png'),
                                  'png', [], [])
-            log('saved', path)
+            save_scaled(pixbuf, os.path.join(outdir, f'icon-{name}.png'))
 
         shown = []
         # 1. Radios on, once the manager settled on the socket.
@@ -317,11 +255,7 @@ def test(logdir):
             applet.stop()
         if fake:
             fake.stop()
-        panel.terminate()
-        try:
-            panel.wait(5)
-        except subprocess.TimeoutExpired:
-            panel.kill()
+        gt.end_process(panel)
         panel_log.close()
 
 

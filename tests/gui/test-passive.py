@@ -6,7 +6,6 @@ menu says what is wrong.
 """
 import guitest as gt
 from guitest import check, wait_for
-import fakekernel
 
 
 def status(item):
@@ -14,12 +13,9 @@ def status(item):
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    fake = fakekernel.Fake(logdir, [])
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, [], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         wait_for(lambda: 'No radios' in [e.label for e in item.entries()], 5,
                  'the menu settled on "No radios"')
@@ -37,10 +33,6 @@ def test(logdir):
         wait_for(lambda: status(item) == 'Active', 5, 'active with hci0')
         fake.stop()
         wait_for(lambda: status(item) == 'Passive', 5, 'passive without a device')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

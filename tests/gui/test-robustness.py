@@ -22,46 +22,18 @@ import threading
 
 import gi
 gi.require_version('Gio', '2.0')
-from gi.repository import Gio, GLib  # noqa: E402
+from gi.repository import GLib  # noqa: E402
 
 import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
-
-NOTIFY_XML = '''
-<node>
-  <interface name="org.freedesktop.Notifications">
-    <method name="Notify">
-      <arg type="s" direction="in"/><arg type="u" direction="in"/>
-      <arg type="s" direction="in"/><arg type="s" direction="in"/>
-      <arg type="s" direction="in"/><arg type="as" direction="in"/>
-      <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/>
-      <arg type="u" direction="out"/>
-    </method>
-    <method name="GetCapabilities"><arg type="as" direction="out"/></method>
-    <method name="GetServerInformation">
-      <arg type="s" direction="out"/><arg type="s" direction="out"/>
-      <arg type="s" direction="out"/><arg type="s" direction="out"/>
-    </method>
-    <method name="CloseNotification"><arg type="u" direction="in"/></method>
-  </interface>
-</node>
-'''
-
 
 class SilentNotifications:
     """Owns org.freedesktop.Notifications; Notify is never answered."""
 
     def __init__(self, bus):
         self.pending = []  # kept alive, so no reply is ever sent
-        info = Gio.DBusNodeInfo.new_for_xml(NOTIFY_XML).interfaces[0]
-        bus.register_object('/org/freedesktop/Notifications', info,
-                            self._on_call, None, None)
-        reply = bus.call_sync(
-            'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-            'RequestName', GLib.Variant('(su)', ('org.freedesktop.Notifications', 4)),
-            GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, -1, None)
-        check(reply.unpack()[0] == 1, 'cannot own org.freedesktop.Notifications')
+        gt.serve_notifications(bus, self._on_call)
 
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         if method == 'Notify':

@@ -7,7 +7,6 @@ import subprocess
 
 import guitest as gt
 from guitest import check, wait_for
-import fakekernel
 
 
 def gsettings(*args):
@@ -29,13 +28,10 @@ def schema_missing(logdir, fake):
 
 
 def test(logdir):
-    bus = gt.session_bus()
-    loop = gt.MainLoopThread()
-    watcher = gt.Watcher(bus)
-    fake = fakekernel.Fake(logdir, ['wlan', 'bluetooth'])
-    schema_missing(logdir, fake)
-    applet = gt.Applet(fake.socket, logdir)
-    try:
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
+        bus, watcher, fake = s.bus, s.watcher, s.fake
+        schema_missing(logdir, fake)
+        applet = s.start_applet()
         item = watcher.wait_item(applet.unique_name(bus))
         wait_for(lambda: item.find('Airplane mode').enabled, 10, 'ready')
 
@@ -68,10 +64,6 @@ def test(logdir):
         item.click('Notifications')
         wait_for(lambda: gsettings('get', gt.APP_ID, 'notifications') == 'true', 5,
                  'the click stored in GSettings')
-    finally:
-        applet.stop()
-        fake.stop()
-        loop.stop()
 
 
 if __name__ == '__main__':

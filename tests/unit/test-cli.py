@@ -5,13 +5,17 @@ Environment (set by meson): RFKILL_APPLET, FAKE_RFKILL, and optionally
 SCHEMA_DIR (compiled GSettings schemas of the build tree).
 Prints TAP.
 """
+import contextlib
 import errno
 import json
 import os
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 
 APPLET = os.environ["RFKILL_APPLET"]
@@ -68,6 +72,13 @@ class Fake:
         self.proc.wait(timeout=10)
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
 
 TESTS = []
 
@@ -87,8 +98,7 @@ def laptop():
 
 @test
 def list_prints_a_table_like_util_linux():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("hard", "2", "on", "signal")
         r = fake.applet("--device", fake.sock, "--list")
         assert r.returncode == 0, r.stderr
@@ -98,14 +108,11 @@ def list_prints_a_table_like_util_linux():
             " 1 wlan      phy1   blocked   unblocked\n"
             " 2 bluetooth hci0   unblocked blocked   hardware switch\n"
             "AIRPLANE off\n"), r.stdout
-    finally:
-        fake.close()
 
 
 @test
 def list_json_carries_the_same_facts():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("hard", "2", "on", "signal,not-owner")
         r = fake.applet("--device", fake.sock, "--list", "--json")
         assert r.returncode == 0, r.stderr
@@ -121,27 +128,21 @@ def list_json_carries_the_same_facts():
         assert devices[0]["reasons"] == []
         assert doc["airplane-mode"] is False
         assert doc["hardware-switch"] is True
-    finally:
-        fake.close()
 
 
 @test
 def v1_kernel_shows_unknown_reason():
-    fake = Fake("wlan", "--v1")
-    try:
+    with Fake("wlan", "--v1") as fake:
         fake.command("hard", "0", "on")
         r = fake.applet("-d", fake.sock, "-l")
         assert r.returncode == 0, r.stderr
         assert " 0 wlan phy0   unblocked blocked -\n" in r.stdout, r.stdout
         assert r.stdout.endswith("AIRPLANE on\n"), r.stdout
-    finally:
-        fake.close()
 
 
 @test
 def airplane_on_then_off_restores_each_radio():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "on")
         assert r.returncode == 0, r.stderr
         assert r.stdout == "Airplane mode is on.\n", r.stdout
@@ -159,14 +160,11 @@ def airplane_on_then_off_restores_each_radio():
         assert r.stdout == "Airplane mode is off.\n", r.stdout
         assert fake.soft_states() == {"phy0": "on", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def airplane_toggle_goes_both_ways():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "toggle")
         assert r.returncode == 0 and "on" in r.stdout, r
         assert set(fake.soft_states().values()) == {"off"}
@@ -174,21 +172,16 @@ def airplane_toggle_goes_both_ways():
         assert r.returncode == 0 and "off" in r.stdout, r
         assert fake.soft_states() == {"phy0": "on", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def airplane_off_under_hardware_switch_fails_clearly():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         fake.command("switch", "on")
         r = fake.applet("--device", fake.sock, "--airplane", "off")
         assert r.returncode == 1, r
         assert "hardware switch" in r.stderr, r.stderr
         assert fake.command("writes").strip() == "0"
-    finally:
-        fake.close()
 
 
 @test
@@ -196,8 +189,7 @@ def airplane_types_come_from_gsettings():
     if not SCHEMA_DIR or not os.path.exists(
             os.path.join(SCHEMA_DIR, "gschemas.compiled")):
         raise AssertionError("SCHEMA_DIR with gschemas.compiled is needed")
-    fake = laptop()
-    try:
+    with laptop() as fake:
         keyfile = os.path.join(fake.dir, "config", "glib-2.0", "settings")
         os.makedirs(keyfile)
         with open(os.path.join(keyfile, "keyfile"), "w") as f:
@@ -210,27 +202,21 @@ def airplane_types_come_from_gsettings():
         # Like the applet: only Wi-Fi counts, Bluetooth keeps playing.
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "on"}
-    finally:
-        fake.close()
 
 
 @test
 def missing_device_is_an_error_naming_it():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         path = os.path.join(fake.dir, "nothing-here")
         for args in (["--list"], ["--airplane", "on"]):
             r = fake.applet("--device", path, *args)
             assert r.returncode == 1, r
             assert path in r.stderr and "No such file" in r.stderr, r.stderr
-    finally:
-        fake.close()
 
 
 @test
 def device_that_is_no_device_is_refused():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         path = os.path.join(fake.dir, "plain-file")
         with open(path, "wb") as f:
             f.write(b"\0" * 64)
@@ -238,26 +224,46 @@ def device_that_is_no_device_is_refused():
         assert r.returncode == 1, r
         assert path in r.stderr and "No such device" in r.stderr, r.stderr
         assert r.stdout == "", r.stdout
+
+
+@contextlib.contextmanager
+def scripted_peer(serve):
+    """A SOCK_SEQPACKET peer where the CLI expects the kernel (a relay, a
+    loaded VM), played by serve(conn) in a thread.  Yields run(*args):
+    the CLI on that peer, in a private environment."""
+    tmp = tempfile.mkdtemp(prefix="rfk-peer-")
+    path = os.path.join(tmp, "rfkill.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server.bind(path)
+    server.listen(1)
+    t = threading.Thread(target=lambda: serve(server.accept()[0]), daemon=True)
+    t.start()
+    env = dict(os.environ, LC_ALL="C.UTF-8",
+               RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
+               XDG_STATE_HOME=os.path.join(tmp, "state"),
+               XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+               XDG_RUNTIME_DIR=tmp,
+               GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
+    # No session bus: an applet of the user's must not be asked.
+    env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+
+    def run(*args):
+        return subprocess.run([APPLET, "--device", path, *args], env=env,
+                              capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    try:
+        yield run
     finally:
-        fake.close()
+        server.close()
+        t.join(5)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @test
 def slow_socket_peer_lists_every_radio_it_announced():
     """A relay whose ADDs trickle in (a loaded VM) still gives a full list:
     the list ends at the peer's end-of-list status, not after a pause."""
-    import socket
-    import struct
-    import threading
-
-    tmp = tempfile.mkdtemp(prefix="rfk-slow-")
-    path = os.path.join(tmp, "rfkill.sock")
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    server.bind(path)
-    server.listen(1)
-
-    def peer():
-        conn, _ = server.accept()
+    def peer(conn):
         for idx, type_ in ((0, 1), (1, 1), (2, 2)):
             # struct rfkill_event_ext: idx, type, op ADD, soft, hard, reasons
             conn.send(struct.pack("<IBBBBB", idx, type_, 0, 0, 0, 0))
@@ -267,23 +273,11 @@ def slow_socket_peer_lists_every_radio_it_announced():
             pass
         conn.close()
 
-    t = threading.Thread(target=peer, daemon=True)
-    t.start()
-    try:
-        env = dict(os.environ, LC_ALL="C.UTF-8",
-                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"),
-                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
-        r = subprocess.run([APPLET, "--device", path, "--list", "--json"],
-                           env=env, capture_output=True, text=True,
-                           timeout=30, stdin=subprocess.DEVNULL)
+    with scripted_peer(peer) as run:
+        r = run("--list", "--json")
         assert r.returncode == 0, r
         ids = [d["id"] for d in json.loads(r.stdout)["rfkilldevices"]]
         assert sorted(ids) == [0, 1, 2], r.stdout
-    finally:
-        server.close()
-        t.join(5)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @test
@@ -291,15 +285,6 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
     """A peer like a stock kernel behind a relay answers the op-5 opt-in
     (an ioctl packet) with ENOTTY.  Held back until the CLI's first write
     is in, that answer comes first: it must not be taken for the write's."""
-    import socket
-    import struct
-    import threading
-
-    tmp = tempfile.mkdtemp(prefix="rfk-optin-")
-    path = os.path.join(tmp, "rfkill.sock")
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    server.bind(path)
-    server.listen(1)
     seen = []
 
     def event(op, soft):
@@ -309,8 +294,7 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
     def status(err):
         return struct.pack("<BBH", 0xFF, ord("S"), err)
 
-    def peer():
-        conn, _ = server.accept()
+    def peer(conn):
         conn.settimeout(20)
         conn.send(event(0, 0))
         conn.send(status(0))  # end of the initial list
@@ -335,32 +319,16 @@ def stock_kernels_refusal_of_the_opt_in_fails_no_write():
                 conn.send(event(2, soft))
         conn.close()
 
-    t = threading.Thread(target=peer, daemon=True)
-    t.start()
-    try:
-        env = dict(os.environ, LC_ALL="C.UTF-8",
-                   RFKILL_SYSFS_ROOT=os.path.join(tmp, "sys"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"),
-                   XDG_CONFIG_HOME=os.path.join(tmp, "config"),
-                   XDG_RUNTIME_DIR=tmp,
-                   GSETTINGS_SCHEMA_DIR=os.path.join(tmp, "none"))
-        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        r = subprocess.run([APPLET, "--device", path, "--airplane", "on"],
-                           env=env, capture_output=True, text=True,
-                           timeout=30, stdin=subprocess.DEVNULL)
+    with scripted_peer(peer) as run:
+        r = run("--airplane", "on")
         assert r.returncode == 0, r
         assert seen and seen[0] == bytes([0xFF, ord("I"), 0x41, 0]), seen
         assert len(seen) > 1, "the CLI wrote nothing"
-    finally:
-        server.close()
-        t.join(5)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @test
 def bad_arguments_exit_2_with_a_message():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         cases = [
             (["--airplane", "maybe"], "maybe"),
             (["--bogus"], "--bogus"),
@@ -376,8 +344,6 @@ def bad_arguments_exit_2_with_a_message():
             assert "--help" in r.stderr, (args, r.stderr)
             assert r.stdout == "", (args, r.stdout)
         assert fake.command("writes").strip() == "0"
-    finally:
-        fake.close()
 
 
 @test
@@ -406,8 +372,7 @@ def fake_rfkill_help_documents_its_commands():
 
 @test
 def corrupt_restore_list_is_shown_and_kept():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "on")
         assert r.returncode == 0, r.stderr
         with open(fake.state_file, "w") as f:
@@ -428,8 +393,6 @@ def corrupt_restore_list_is_shown_and_kept():
         assert kept[0] in r.stderr, r.stderr
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "off"}
-    finally:
-        fake.close()
 
 
 # A stand-in for the running applet on a private session bus: owns the
@@ -494,8 +457,7 @@ def with_fake_applet(fake, answer, check, device=None):
 
 @test
 def airplane_asks_the_running_applet():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "on")
             assert r.returncode == 0, r.stderr
@@ -509,14 +471,11 @@ def airplane_asks_the_running_applet():
             assert fake.command("writes").split()[0] == "0"
             assert not os.path.exists(fake.state_file)
         with_fake_applet(fake, "ok", check)
-    finally:
-        fake.close()
 
 
 @test
 def airplane_reports_the_applets_error():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "off")
             assert r.returncode == 1, r
@@ -524,14 +483,11 @@ def airplane_reports_the_applets_error():
                 in r.stderr, r.stderr
             assert fake.command("writes").split()[0] == "0"
         with_fake_applet(fake, "the kernel said no", check)
-    finally:
-        fake.close()
 
 
 @test
 def airplane_does_it_itself_when_the_applet_runs_on_another_device():
-    fake = laptop()
-    try:
+    with laptop() as fake:
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "on")
             assert r.returncode == 0, r.stderr
@@ -539,15 +495,12 @@ def airplane_does_it_itself_when_the_applet_runs_on_another_device():
             assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                           "hci0": "off"}
         with_fake_applet(fake, "ok", check, device="/dev/other-rfkill")
-    finally:
-        fake.close()
 
 
 @test
 def airplane_waits_for_the_lock_on_the_restore_list():
     import fcntl
-    fake = laptop()
-    try:
+    with laptop() as fake:
         os.makedirs(os.path.dirname(fake.state_file))
         with open(fake.state_file + ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -563,8 +516,6 @@ def airplane_waits_for_the_lock_on_the_restore_list():
         assert cli.wait(timeout=20) == 0
         assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                       "hci0": "off"}
-    finally:
-        fake.close()
 
 
 def main():

@@ -29,6 +29,22 @@ block_all (RfkPolicyRadio *radios, guint n)
     radios[i].soft = TRUE;
 }
 
+/* The laptop in our airplane mode: radios, a copy of laptop[], all
+ * blocked; the list returned remembers each as it was before. */
+static RfkAirplaneStore *
+laptop_in_airplane_mode (RfkPolicyRadio radios[3])
+{
+  RfkAirplaneStore *list = rfk_airplane_store_new ();
+
+  memcpy (radios, laptop, sizeof laptop);
+  block_all (radios, 3);
+  list->active = TRUE;
+  rfk_airplane_store_remember (list, "wlan:pci-a", FALSE);
+  rfk_airplane_store_remember (list, "wlan:pci-b", TRUE);
+  rfk_airplane_store_remember (list, "bluetooth:usb-c", FALSE);
+  return list;
+}
+
 /* "op:idx-or-type:soft" for each write, space-separated. */
 static char *
 writes_string (const RfkAirplanePlan *plan)
@@ -152,16 +168,10 @@ static void
 test_on_keeps_the_list_while_airplane_mode_holds (void)
 {
   RfkPolicyRadio radios[3];
-  g_autoptr (RfkAirplaneStore) list = rfk_airplane_store_new ();
+  g_autoptr (RfkAirplaneStore) list = laptop_in_airplane_mode (radios);
   g_autoptr (RfkAirplanePlan) plan = NULL;
   g_autofree char *writes = NULL;
 
-  memcpy (radios, laptop, sizeof radios);
-  block_all (radios, 3);
-  list->active = TRUE;
-  rfk_airplane_store_remember (list, "wlan:pci-a", FALSE);
-  rfk_airplane_store_remember (list, "wlan:pci-b", TRUE);
-  rfk_airplane_store_remember (list, "bluetooth:usb-c", FALSE);
   plan = rfk_airplane_policy_plan (RFK_POLICY_ON, radios, 3, list,
                                    RFK_AIRPLANE_TYPES_ALL);
   g_assert_null (plan->save);  /* nothing new to remember */
@@ -173,20 +183,14 @@ static void
 test_on_counts_unblocks_in_flight (void)
 {
   RfkPolicyRadio radios[3];
-  g_autoptr (RfkAirplaneStore) list = rfk_airplane_store_new ();
+  g_autoptr (RfkAirplaneStore) list = laptop_in_airplane_mode (radios);
   g_autoptr (RfkAirplanePlan) plan = NULL;
   g_autofree char *expect = NULL;
 
   /* Off was asked for and not yet confirmed: wlan:pci-a and Bluetooth
    * are still reported blocked but are being unblocked. */
-  memcpy (radios, laptop, sizeof radios);
-  block_all (radios, 3);
   radios[0].writing = FALSE;
   radios[2].writing = FALSE;
-  list->active = TRUE;
-  rfk_airplane_store_remember (list, "wlan:pci-a", FALSE);
-  rfk_airplane_store_remember (list, "wlan:pci-b", TRUE);
-  rfk_airplane_store_remember (list, "bluetooth:usb-c", FALSE);
   plan = rfk_airplane_policy_plan (RFK_POLICY_ON, radios, 3, list,
                                    RFK_AIRPLANE_TYPES_ALL);
   expect = expect_string (plan);
@@ -199,16 +203,10 @@ static void
 test_off_restores_without_flashing (void)
 {
   RfkPolicyRadio radios[3];
-  g_autoptr (RfkAirplaneStore) list = rfk_airplane_store_new ();
+  g_autoptr (RfkAirplaneStore) list = laptop_in_airplane_mode (radios);
   g_autoptr (RfkAirplanePlan) plan = NULL;
   g_autofree char *writes = NULL, *expect = NULL;
 
-  memcpy (radios, laptop, sizeof radios);
-  block_all (radios, 3);
-  list->active = TRUE;
-  rfk_airplane_store_remember (list, "wlan:pci-a", FALSE);
-  rfk_airplane_store_remember (list, "wlan:pci-b", TRUE);
-  rfk_airplane_store_remember (list, "bluetooth:usb-c", FALSE);
   plan = rfk_airplane_policy_plan (RFK_POLICY_OFF, radios, 3, list,
                                    RFK_AIRPLANE_TYPES_ALL);
   writes = writes_string (plan);
