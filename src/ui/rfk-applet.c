@@ -17,7 +17,6 @@
 #include "rfk-app-notice.h"
 #include "rfk-dbus-service.h"
 #include "rfk-gsd-rfkill.h"
-#include "rfk-heap.h"
 #include "rfk-indicator.h"
 #include "rfk-led-rule.h"
 #include "rfk-manager.h"
@@ -223,7 +222,6 @@ rfk_applet_run (const char *device_path, int argc, char **argv)
   RfkApplet applet = { 0 };
   int status;
 
-  rfk_heap_init ();
   /* Run from the build tree (tests, demos): catalogs are not installed. */
   if (g_getenv ("RFKILL_APPLET_LOCALEDIR") != NULL)
     bindtextdomain (GETTEXT_PACKAGE, g_getenv ("RFKILL_APPLET_LOCALEDIR"));

@@ -5,7 +5,6 @@
 
 G_BEGIN_DECLS
 
-void rfk_heap_init (void);
 void rfk_heap_trim_soon (void);
 
 G_END_DECLS
