@@ -381,9 +381,12 @@ def hw_switch_checks():
        f'Dell slider on: an unblocked wlan platform switch, NetworkManager: WIFI-HW enabled ({nm_wifi_hw()})')
     # dell-rbtn refuses soft blocks: airplane mode must hold without it.
     on = applet_cli('--airplane', 'on')
-    st = radio_summary()
-    ok(on.returncode == 0 and soft_states() == '111' and (slider() or {}).get('soft') == '0',
-       f'with the slider: --airplane on blocks every radio, the slider stays as it is ({st})')
+    # Judged on one reading, which the message shows (the summary alone
+    # was read apart from what was judged).
+    states, slider_soft = soft_states(), (slider() or {}).get('soft')
+    ok(on.returncode == 0 and states == '111' and slider_soft == '0',
+       f'with the slider: --airplane on blocks every radio, the slider stays as it is '
+       f'(soft {states}, slider soft {slider_soft}, exit {on.returncode}; now: {radio_summary()})')
     off = applet_cli('--airplane', 'off')
     ok(off.returncode == 0 and soft_states() == '000',
        f'with the slider: --airplane off restores every radio ({radio_summary()})')
