@@ -357,6 +357,7 @@ sync_radios (RfkMenu *self)
   gpointer key, value;
   int position;
   guint n_switches = 0;
+  gboolean removed = FALSE;
 
   /* Drop items whose radio is gone (DEL, or the device went away). */
   g_hash_table_iter_init (&iter, self->radio_items);
@@ -367,9 +368,11 @@ sync_radios (RfkMenu *self)
           rfk_udev_names_forget (self->names, GPOINTER_TO_UINT (key));
           gtk_widget_destroy (value);
           g_hash_table_iter_remove (&iter);
-          rfk_heap_trim_soon ();
+          removed = TRUE;
         }
     }
+  if (removed)
+    rfk_heap_trim_soon ();
 
   /* Radios first, under "Airplane mode"; laptop switches get their own
    * section, so that ideapad_wlan is not read as a second Wi-Fi card. */
