@@ -14,7 +14,13 @@
 /* So it is told "on" only when every radio of the type is on: then its
  * CHANGE_ALL changes nothing, even if its view of the radios (from udev)
  * lags behind ours.  With one radio of the type left off, NetworkManager
- * counts that type as disabled by the killswitch anyway. */
+ * counts that type as disabled by the killswitch anyway.
+ *
+ * And only when it needs telling: when we told it "off", or when it says
+ * the type is off (its WirelessEnabled is its own switch AND the
+ * killswitch).  Its answer can come seconds later (polkit), and by then
+ * airplane mode may have begun: an "on" it did not need would then
+ * unblock every Wi-Fi radio in airplane mode. */
 
 typedef struct {
   RfkType type;
@@ -32,10 +38,13 @@ struct _RfkNmRadios
 
   RfkManager *manager;
   GDBusConnection *bus;  /* NULL until the system bus is there */
+  GDBusProxy *nm;        /* its switches as it says them; NULL until then */
+  gboolean connecting;   /* bus or proxy on the way */
   GCancellable *cancellable;
   guint settle_source;
   guint pending;         /* Set calls not answered yet */
   gboolean all_on[G_N_ELEMENTS (nm_switches)];  /* at the last decision */
+  gboolean told_off[G_N_ELEMENTS (nm_switches)];  /* "on" owed to it */
   gboolean warned;
 };
 
@@ -74,6 +83,21 @@ set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
                                          g_variant_new_boolean (enabled)),
                           NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1,
                           self->cancellable, set_done, g_object_ref (self));
+}
+
+/* Whether NetworkManager says the switch is on.  Unknown (not on the
+ * bus, or not answered yet) counts as off: telling it "on" then costs a
+ * call that changes nothing. */
+static gboolean
+nm_says_on (RfkNmRadios *self, const NmSwitch *sw)
+{
+  g_autoptr (GVariant) value = NULL;
+
+  if (self->nm == NULL)
+    return FALSE;
+  value = g_dbus_proxy_get_cached_property (self->nm, sw->property);
+  return value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN)
+         && g_variant_get_boolean (value);
 }
 
 /* Whether type has a radio, and whether all of them are on. */
@@ -117,9 +141,16 @@ follow (RfkNmRadios *self, gboolean airplane)
       if (!present || !counted (self, sw->type))
         continue;
       if (airplane)
-        set_switch (self, sw->property, FALSE);
-      else if (self->all_on[i] && !was_all_on)
-        set_switch (self, sw->property, TRUE);
+        {
+          set_switch (self, sw->property, FALSE);
+          self->told_off[i] = TRUE;
+        }
+      else if (self->all_on[i] && !was_all_on
+               && (self->told_off[i] || !nm_says_on (self, sw)))
+        {
+          set_switch (self, sw->property, TRUE);
+          self->told_off[i] = FALSE;
+        }
     }
 }
 
@@ -171,20 +202,50 @@ on_device_changed (RfkManager *manager, RfkDevice *device,
 }
 
 static void
+got_proxy (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (RfkNmRadios) self = user_data;
+  g_autoptr (GError) error = NULL;
+  GDBusProxy *nm = g_dbus_proxy_new_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self->connecting = FALSE;
+  if (nm == NULL)
+    g_debug ("NetworkManager's switches not read: %s", error->message);
+  self->nm = nm;
+}
+
+/* Its properties are cached and kept current by PropertiesChanged; a
+ * NetworkManager started later is read when it takes its name. */
+static void
+watch_nm (RfkNmRadios *self)
+{
+  g_dbus_proxy_new (self->bus,
+                    G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START
+                    | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS,
+                    NULL, NM_NAME, NM_PATH, NM_NAME, self->cancellable,
+                    got_proxy, g_object_ref (self));
+}
+
+static void
 got_bus (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (RfkNmRadios) self = user_data;
   g_autoptr (GError) error = NULL;
   GDBusConnection *bus = g_bus_get_finish (result, &error);
 
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   if (bus == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No system bus, NetworkManager not followed: %s",
-                 error->message);
+      self->connecting = FALSE;
+      g_debug ("No system bus, NetworkManager not followed: %s",
+               error->message);
       return;
     }
   self->bus = bus;
+  watch_nm (self);
 }
 
 static void
@@ -197,6 +258,7 @@ rfk_nm_radios_dispose (GObject *object)
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->manager);
+  g_clear_object (&self->nm);
   g_clear_object (&self->bus);
   g_clear_object (&self->cancellable);
   G_OBJECT_CLASS (rfk_nm_radios_parent_class)->dispose (object);
@@ -230,12 +292,15 @@ rfk_nm_radios_flush (RfkNmRadios *self, guint timeout_ms)
   guint timeout;
 
   g_return_if_fail (RFK_IS_NM_RADIOS (self));
+  timeout = g_timeout_add (timeout_ms, flush_timed_out, &timed_out);
+  /* Deciding "on" needs what NetworkManager says. */
+  while (self->connecting && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
   if (self->settle_source != 0)
     {
       g_clear_handle_id (&self->settle_source, g_source_remove);
       settled (self);
     }
-  timeout = g_timeout_add (timeout_ms, flush_timed_out, &timed_out);
   while (self->pending > 0 && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
@@ -255,8 +320,12 @@ rfk_nm_radios_new (RfkManager *manager, GDBusConnection *bus)
                     G_CALLBACK (on_device_changed), self);
   g_signal_connect (manager, "device-added",
                     G_CALLBACK (on_device_changed), self);
+  self->connecting = TRUE;
   if (bus != NULL)
-    self->bus = g_object_ref (bus);
+    {
+      self->bus = g_object_ref (bus);
+      watch_nm (self);
+    }
   else
     g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, got_bus,
                g_object_ref (self));

@@ -7,7 +7,8 @@
  * CHANGE_ALL.  A reboot in airplane mode would therefore turn Wi-Fi back
  * on, whatever systemd-rfkill restored.  So when airplane mode begins we
  * switch NetworkManager's Wi-Fi (and WWAN) off too, and we switch it back
- * on once, outside airplane mode, every radio of that type is on again.
+ * on once, outside airplane mode, every radio of that type is on again:
+ * if we switched it off, or if NetworkManager says it is off.
  *
  * Without NetworkManager on the bus nothing happens; a refusal (polkit:
  * not the active session) is logged once.

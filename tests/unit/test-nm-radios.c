@@ -6,12 +6,27 @@
  * matters here: the read-write WirelessEnabled and WwanEnabled
  * properties, set through org.freedesktop.DBus.Properties.Set, as
  * nmcli radio wifi on/off and nm-applet do.
+ *
+ * It behaves as NetworkManager 1.42's nm-manager.c and nm-rfkill-manager.c
+ * do (read there, not here):
+ *  - its view of a type's killswitches: any hard block makes the type
+ *    hard-blocked (sw and hw off), else any soft block soft-blocked;
+ *  - the property reads its own switch AND hw AND sw, and changes are
+ *    announced with PropertiesChanged;
+ *  - Set stores its switch; if "switch AND hw" differs from the property
+ *    before, it writes a CHANGE_ALL of the type to the kernel, so "on"
+ *    unblocks every radio of the type;
+ *  - the answer comes after polkit's, which can take seconds
+ *    (answer_delay_ms), and the change is made then.
  */
 #include <gio/gio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "rfk-device.h"
 #include "rfk-nm-radios.h"
+#include "rfk-protocol.h"
 #include "test-util.h"
 
 #define BT RFK_TYPE_BLUETOOTH
@@ -30,7 +45,13 @@ typedef struct {
   GDBusConnection *bus;
   guint object_id;
   guint name_id;
-  GPtrArray *sets;  /* "WirelessEnabled=false", in order */
+  GPtrArray *sets;  /* "WirelessEnabled=false", in order, as made */
+  /* NetworkManager's state, per switch (WLAN, WWAN) */
+  gboolean user_enabled[2];
+  gboolean said[2];         /* the property as last announced */
+  guint answer_delay_ms;
+  int kernel_fd;            /* its /dev/rfkill, -1 until it writes */
+  guint watch_source;       /* its udev watch, modelled by polling */
   /* What crossed the bus to and from NetworkManager's name, seen by a
    * filter on the connection (it runs in GDBus's worker thread). */
   guint filter_id;
@@ -39,18 +60,131 @@ typedef struct {
   GArray *nm_serials;   /* serials of the calls to NM_NAME */
 } NmFixture;
 
+static const char *const nm_properties[] = { "WirelessEnabled",
+                                             "WwanEnabled" };
+static const guint8 nm_types[] = { RFK_TYPE_WLAN, RFK_TYPE_WWAN };
+
+/* Its killswitch view of a type: (sw, hw) enabled. */
+static void
+nm_killswitch (NmFixture *nf, guint s, gboolean *sw, gboolean *hw)
+{
+  GPtrArray *radios = fake_rfkill_get_radios (nf->f.fake);
+
+  *sw = *hw = TRUE;
+  for (guint i = 0; i < radios->len; i++)
+    {
+      const FakeRadio *r = g_ptr_array_index (radios, i);
+
+      if (r->type != nm_types[s])
+        continue;
+      if (r->hard)
+        *sw = *hw = FALSE;
+      else if (r->soft)
+        *sw = FALSE;
+    }
+}
+
 static gboolean
-nm_set_property (GDBusConnection *connection, const char *sender,
-                 const char *path, const char *iface, const char *property,
-                 GVariant *value, GError **error, gpointer user_data)
+nm_enabled (NmFixture *nf, guint s, gboolean check_changeable)
+{
+  gboolean sw, hw;
+
+  nm_killswitch (nf, s, &sw, &hw);
+  return nf->user_enabled[s] && hw && (sw || !check_changeable);
+}
+
+static void
+nm_write_change_all (NmFixture *nf, guint8 type, gboolean soft)
+{
+  guint8 event[RFK_EVENT_SIZE_V1] = { 0 };
+
+  if (nf->kernel_fd < 0)
+    nf->kernel_fd = fake_rfkill_connect_pair (nf->f.fake);
+  event[4] = type;
+  event[5] = RFK_OP_CHANGE_ALL;
+  event[6] = soft;
+  g_assert_cmpint (send (nf->kernel_fd, event, sizeof event, 0), ==,
+                   sizeof event);
+}
+
+/* Its udev watch: announces what changed, and drops the kernel's events
+ * and answers to its own fd. */
+static gboolean
+nm_watch (gpointer user_data)
 {
   NmFixture *nf = user_data;
+  guint8 drain[RFK_EVENT_SIZE_MAX];
 
-  g_ptr_array_add (nf->sets,
-                   g_strdup_printf ("%s=%s", property,
-                                    g_variant_get_boolean (value)
-                                      ? "true" : "false"));
-  return TRUE;
+  while (nf->kernel_fd >= 0
+         && recv (nf->kernel_fd, drain, sizeof drain, MSG_DONTWAIT) > 0)
+    ;
+  for (guint s = 0; s < G_N_ELEMENTS (nm_properties); s++)
+    {
+      gboolean now = nm_enabled (nf, s, TRUE);
+      GVariantBuilder changed;
+
+      if (now == nf->said[s])
+        continue;
+      nf->said[s] = now;
+      g_variant_builder_init (&changed, G_VARIANT_TYPE_VARDICT);
+      g_variant_builder_add (&changed, "{sv}", nm_properties[s],
+                             g_variant_new_boolean (now));
+      g_dbus_connection_emit_signal (
+        nf->bus, NULL, "/org/freedesktop/NetworkManager",
+        "org.freedesktop.DBus.Properties", "PropertiesChanged",
+        g_variant_new ("(sa{sv}as)", NM_NAME, &changed, NULL), NULL);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct {
+  NmFixture *nf;
+  GDBusMethodInvocation *invocation;
+  guint s;
+  gboolean enabled;
+} NmSet;
+
+static gboolean
+nm_answer_set (gpointer user_data)
+{
+  NmSet *set = user_data;
+  NmFixture *nf = set->nf;
+  gboolean old = nm_enabled (nf, set->s, TRUE);
+
+  g_ptr_array_add (nf->sets, g_strdup_printf ("%s=%s",
+                                              nm_properties[set->s],
+                                              set->enabled ? "true"
+                                                           : "false"));
+  nf->user_enabled[set->s] = set->enabled;
+  if (nm_enabled (nf, set->s, FALSE) != old)
+    nm_write_change_all (nf, nm_types[set->s], !set->enabled);
+  g_dbus_method_invocation_return_value (set->invocation, NULL);
+  g_free (set);
+  return G_SOURCE_REMOVE;
+}
+
+/* Properties.Set comes here (no set_property in the vtable), so that it
+ * can be answered late, as after polkit. */
+static void
+nm_method_call (GDBusConnection *connection, const char *sender,
+                const char *path, const char *iface, const char *method,
+                GVariant *parameters, GDBusMethodInvocation *invocation,
+                gpointer user_data)
+{
+  NmFixture *nf = user_data;
+  g_autoptr (GVariant) value = NULL;
+  const char *property;
+  NmSet *set;
+
+  g_assert_cmpstr (iface, ==, "org.freedesktop.DBus.Properties");
+  g_assert_cmpstr (method, ==, "Set");
+  g_variant_get (parameters, "(&s&sv)", NULL, &property, &value);
+  set = g_new0 (NmSet, 1);
+  set->nf = nf;
+  set->invocation = invocation;
+  set->s = g_str_equal (property, "WwanEnabled");
+  set->enabled = g_variant_get_boolean (value);
+  g_timeout_add (nf->answer_delay_ms, nm_answer_set, set);
 }
 
 static GVariant *
@@ -58,12 +192,15 @@ nm_get_property (GDBusConnection *connection, const char *sender,
                  const char *path, const char *iface, const char *property,
                  GError **error, gpointer user_data)
 {
-  return g_variant_new_boolean (TRUE);
+  NmFixture *nf = user_data;
+
+  return g_variant_new_boolean (nf->said[g_str_equal (property,
+                                                      "WwanEnabled")]);
 }
 
 static const GDBusInterfaceVTable nm_vtable = {
+  .method_call = nm_method_call,
   .get_property = nm_get_property,
-  .set_property = nm_set_property,
 };
 
 static void
@@ -77,6 +214,9 @@ nm_setup (NmFixture *nf, gconstpointer data)
   g_mutex_init (&nf->wire_lock);
   nf->wire = g_ptr_array_new_with_free_func (g_free);
   nf->nm_serials = g_array_new (FALSE, FALSE, sizeof (guint32));
+  nf->user_enabled[0] = nf->user_enabled[1] = TRUE;
+  nf->said[0] = nf->said[1] = TRUE;
+  nf->kernel_fd = -1;
   nf->dbus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_up (nf->dbus);
   nf->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
@@ -89,12 +229,16 @@ nm_setup (NmFixture *nf, gconstpointer data)
   nf->name_id = g_bus_own_name_on_connection (
     nf->bus, NM_NAME, G_BUS_NAME_OWNER_FLAGS_NONE,
     NULL, NULL, NULL, NULL);
+  nf->watch_source = g_timeout_add (10, nm_watch, nf);
   test_settle (50);
 }
 
 static void
 nm_teardown (NmFixture *nf, gconstpointer data)
 {
+  g_clear_handle_id (&nf->watch_source, g_source_remove);
+  if (nf->kernel_fd >= 0)
+    close (nf->kernel_fd);
   fixture_teardown (&nf->f, data);
   if (nf->filter_id != 0)
     g_dbus_connection_remove_filter (nf->bus, nf->filter_id);
@@ -233,7 +377,7 @@ test_airplane_mode_switches_nm_wifi_off_and_on (NmFixture *nf,
 
   fake_rfkill_set_soft (nf->f.fake, 1, FALSE);
   test_settle (1200);
-  g_ptr_array_set_size (nf->sets, 0);  /* what it said at start */
+  assert_nothing_said (nf);  /* its Wi-Fi is on already */
   airplane (&nf->f, TRUE);
   test_settle (100);
   on = take_sets (nf);
@@ -274,6 +418,28 @@ test_wifi_on_in_nm_only_when_every_card_is_on (NmFixture *nf,
   test_settle (1500);
   later = take_sets (nf);
   g_assert_cmpstr (later, ==, "WirelessEnabled=true");
+}
+
+/* Its Wi-Fi is on already when the user switches the last card on:
+ * nothing to tell it.  An "on" it did not need is answered after polkit,
+ * which took seconds in a system test; airplane mode began meanwhile, and
+ * the "on" unblocked every Wi-Fi radio in airplane mode. */
+static void
+test_nm_already_on_is_not_told (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = NULL;
+  g_autofree char *sets = NULL;
+
+  nf->answer_delay_ms = 500;
+  nm = start_laptop (nf);
+  fake_rfkill_set_soft (nf->f.fake, 1, FALSE);
+  test_settle (1100);  /* the radios have settled */
+  airplane (&nf->f, TRUE);
+  test_settle (1500);
+  sets = take_sets (nf);
+  g_assert_cmpstr (sets, ==, "WirelessEnabled=false");
+  g_assert_cmpstr (fixture_soft_states (&nf->f), ==,
+                   "phy0=off phy1=off hci0=off");
 }
 
 /* `rfkill-applet --airplane off` exits right after: it decides at once
@@ -345,6 +511,7 @@ main (int argc, char **argv)
        test_airplane_mode_switches_nm_wifi_off_and_on, NULL);
   ADD ("wifi-on-in-nm-only-when-every-card-is-on",
        test_wifi_on_in_nm_only_when_every_card_is_on, NULL);
+  ADD ("nm-already-on-is-not-told", test_nm_already_on_is_not_told, NULL);
   ADD ("flush-decides-at-once", test_flush_decides_at_once, NULL);
   ADD ("types-not-counted-are-left-alone",
        test_types_not_counted_are_left_alone, NULL);
