@@ -315,17 +315,21 @@ class Item:
         """Top-level menu items, visible ones only, separators included."""
         return [c for c in self.layout().children if c.visible]
 
-    def find(self, label, root=None):
+    def find(self, label, root=None, visible_only=False):
         stack = [root or self.layout()]
         while stack:
             node = stack.pop()
+            if visible_only and not node.visible:
+                continue
             if node.label == label:
                 return node
             stack.extend(node.children)
         raise TestFailure(f'no menu item {label!r}; menu: {self.dump()}')
 
     def click(self, item):
-        ident = item.id if isinstance(item, MenuItem) else self.find(item).id
+        """Clicks an item as a user does: one the host shows."""
+        ident = (item.id if isinstance(item, MenuItem)
+                 else self.find(item, visible_only=True).id)
         self.bus.call_sync(
             self.name, self.menu_path(), MENU_IFACE, 'Event',
             GLib.Variant('(isvu)', (ident, 'clicked', GLib.Variant('s', ''),
