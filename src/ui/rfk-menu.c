@@ -69,7 +69,6 @@ struct _RfkMenu
   GtkWidget *autostart_item;
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
-  GPtrArray *spare_items;    /* hidden radio items, reused (borrowed) */
   guint sync_id;             /* pending sync source, 0 if none */
   gint64 last_change_us;     /* monotonic time of the last model change */
   gint64 pending_since_us;   /* when the pending sync was asked for */
@@ -268,10 +267,6 @@ append_item (RfkMenu *self, GtkWidget *item)
   return item;
 }
 
-/* The idx of a spare item: no radio has it (idx is a u32 counter that
- * the kernel would need 2^32 hot-plugs to reach). */
-#define NO_RADIO G_MAXUINT32
-
 static GtkWidget *
 new_radio_item (RfkMenu *self, guint32 idx)
 {
@@ -312,24 +307,6 @@ child_position (GtkMenu *menu, GtkWidget *child)
   return g_list_index (children, child);
 }
 
-/*
- * A radio that goes away leaves its item hidden in the menu, and the next
- * new radio takes it: a dock, a USB dongle or a driver reload re-creates
- * radios again and again, and each new GTK item would also be a new
- * dbusmenu item (a layout update on the bus) and new heap, whose freed
- * pieces the allocator rarely hands back.  The menu thus keeps as many
- * radio items as the most radios it has shown at once.
- */
-static void
-retire_radio_item (RfkMenu *self, GtkWidget *item)
-{
-  g_object_set_data (G_OBJECT (item), "rfk-idx", GUINT_TO_POINTER (NO_RADIO));
-  gtk_widget_hide (item);
-  /* Hidden items are on the bus too: no name of a radio gone. */
-  set_label_if_changed (item, "");
-  g_ptr_array_add (self->spare_items, item);
-}
-
 /* gtk_menu_reorder_child() moves the GTK child only: dbusmenu's GTK
  * parser follows a menu's inserts and removals, not reorders. */
 static void
@@ -341,25 +318,14 @@ move_item (RfkMenu *self, GtkWidget *item, int position)
   g_object_unref (item);
 }
 
-/* Puts a radio's item at position: a spare one, or a new one. */
+/* Puts a radio's item at position, creating it the first time. */
 static GtkWidget *
 place_radio_item (RfkMenu *self, const RfkDevice *device, int position)
 {
   GtkWidget *item = g_hash_table_lookup (self->radio_items,
                                          GUINT_TO_POINTER (device->idx));
 
-  if (item == NULL && self->spare_items->len > 0)
-    {
-      item = g_ptr_array_steal_index_fast (self->spare_items,
-                                           self->spare_items->len - 1);
-      g_object_set_data (G_OBJECT (item), "rfk-idx",
-                         GUINT_TO_POINTER (device->idx));
-      g_hash_table_insert (self->radio_items,
-                           GUINT_TO_POINTER (device->idx), item);
-      move_item (self, item, position);
-      gtk_widget_show (item);
-    }
-  else if (item == NULL)
+  if (item == NULL)
     {
       item = new_radio_item (self, device->idx);
       gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, position);
@@ -411,7 +377,7 @@ sync_radios (RfkMenu *self)
       if (rfk_manager_lookup (self->manager, GPOINTER_TO_UINT (key)) == NULL)
         {
           rfk_udev_names_forget (self->names, GPOINTER_TO_UINT (key));
-          retire_radio_item (self, value);
+          gtk_widget_destroy (value);
           g_hash_table_iter_remove (&iter);
           removed = TRUE;
         }
@@ -776,7 +742,6 @@ rfk_menu_dispose (GObject *object)
   if (self->names != NULL)
     g_signal_handlers_disconnect_by_data (self->names, self);
   g_clear_pointer (&self->radio_items, g_hash_table_unref);
-  g_clear_pointer (&self->spare_items, g_ptr_array_unref);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
   g_clear_object (&self->menu);
@@ -803,7 +768,6 @@ static void
 rfk_menu_init (RfkMenu *self)
 {
   self->radio_items = g_hash_table_new (g_direct_hash, g_direct_equal);
-  self->spare_items = g_ptr_array_new ();
 }
 
 RfkMenu *
