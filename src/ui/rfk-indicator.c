@@ -42,6 +42,8 @@ struct _RfkIndicator
   RfkManager *manager;      /* owned */
   RfkMenu *menu;            /* owned */
   AppIndicator *indicator;  /* owned */
+  GtkIconTheme *theme;      /* owned; NULL until the item is on the bus */
+  guint theme_deadline_id;
   char *icon_name;          /* what the item shows now */
   char *icon_description;
   AppIndicatorStatus shown_status;
@@ -126,8 +128,11 @@ update_icon (RfkIndicator *self)
 {
   RfkIconState state = rfk_indicator_state_for (self->manager,
                                                 rfk_menu_get_names (self->menu));
-  const char *name = rfk_indicator_icon_name (state,
-                                              gtk_icon_theme_get_default ());
+  /* Until the theme is looked at, the freedesktop name, which nearly
+   * every theme has (see look_at_icon_theme). */
+  const char *name = self->theme != NULL
+                       ? rfk_indicator_icon_name (state, self->theme)
+                       : icons[state].theme_name;
   const char *description = _(icons[state].description);
 
   update_status (self);
@@ -157,12 +162,56 @@ on_icon_theme_changed (RfkIndicator *self)
   update_icon (self);
 }
 
+/*
+ * Looking at the icon theme loads GTK's settings and theme (CSS and icon
+ * caches): 7-10 ms, most of what the applet took longer than an empty
+ * tray program to show its item (the bench's startup figure).  So it is
+ * put off until the item is on the bus: the item goes out with the
+ * freedesktop name, and switches to our own only on a theme without it.
+ * Without a tray to take the item, the theme is looked at after
+ * THEME_DEADLINE_S all the same, for ayatana's fallback icon.
+ */
+#define THEME_DEADLINE_S 5
+
+static void
+look_at_icon_theme (RfkIndicator *self)
+{
+  g_clear_handle_id (&self->theme_deadline_id, g_source_remove);
+  if (self->theme != NULL)
+    return;
+  self->theme = g_object_ref (gtk_icon_theme_get_default ());
+  g_signal_connect_swapped (self->theme, "changed",
+                            G_CALLBACK (on_icon_theme_changed), self);
+  update_icon (self);
+}
+
+static void
+on_connection_changed (RfkIndicator *self, gboolean connected)
+{
+  look_at_icon_theme (self);
+}
+
+static gboolean
+on_theme_deadline (gpointer user_data)
+{
+  RfkIndicator *self = user_data;
+
+  self->theme_deadline_id = 0;
+  look_at_icon_theme (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 rfk_indicator_dispose (GObject *object)
 {
   RfkIndicator *self = RFK_INDICATOR (object);
 
-  g_signal_handlers_disconnect_by_data (gtk_icon_theme_get_default (), self);
+  g_clear_handle_id (&self->theme_deadline_id, g_source_remove);
+  if (self->theme != NULL)
+    g_signal_handlers_disconnect_by_data (self->theme, self);
+  g_clear_object (&self->theme);
+  if (self->indicator != NULL)
+    g_signal_handlers_disconnect_by_data (self->indicator, self);
   if (self->menu != NULL)
     g_signal_handlers_disconnect_by_data (self->menu, self);
   g_clear_object (&self->indicator);
@@ -204,7 +253,9 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   update_icon (self);
 
   g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
-  g_signal_connect_swapped (gtk_icon_theme_get_default (), "changed",
-                            G_CALLBACK (on_icon_theme_changed), self);
+  g_signal_connect_swapped (self->indicator, "connection-changed",
+                            G_CALLBACK (on_connection_changed), self);
+  self->theme_deadline_id = g_timeout_add_seconds (THEME_DEADLINE_S,
+                                                   on_theme_deadline, self);
   return self;
 }
