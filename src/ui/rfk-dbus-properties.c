@@ -14,7 +14,6 @@
 #include "rfk-dbus-properties.h"
 
 #include "rfk-preferences.h"
-#include "rfk-radio-label.h"
 
 /* What a set of radios looks like, gsd's way. */
 typedef struct {
@@ -101,43 +100,8 @@ get_should_show (const RfkDBusModel *model)
 static GVariant *
 get_radios (const RfkDBusModel *model)
 {
-  GPtrArray *devices = rfk_manager_get_devices (model->manager);
-  GVariantBuilder radios;
-
-  g_variant_builder_init (&radios, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; devices != NULL && i < devices->len; i++)
-    {
-      const RfkDevice *d = g_ptr_array_index (devices, i);
-      const char *type = rfk_type_to_string (d->type);
-      g_autofree char *label = rfk_radio_label (d);
-      GVariantBuilder reasons;
-
-      g_variant_builder_init (&reasons, G_VARIANT_TYPE ("as"));
-      if (d->hard && (d->hard_reasons & RFK_HARD_REASON_SIGNAL))
-        g_variant_builder_add (&reasons, "s", "signal");
-      if (d->hard && (d->hard_reasons & RFK_HARD_REASON_NOT_OWNER))
-        g_variant_builder_add (&reasons, "s", "not-owner");
-
-      g_variant_builder_open (&radios, G_VARIANT_TYPE ("a{sv}"));
-      g_variant_builder_add (&radios, "{sv}", "index",
-                             g_variant_new_uint32 (d->idx));
-      g_variant_builder_add (&radios, "{sv}", "type",
-                             g_variant_new_string (type ? type : "unknown"));
-      g_variant_builder_add (&radios, "{sv}", "type-number",
-                             g_variant_new_uint32 (d->type));
-      g_variant_builder_add (&radios, "{sv}", "name",
-                             g_variant_new_string (d->name));
-      g_variant_builder_add (&radios, "{sv}", "label",
-                             g_variant_new_string (label));
-      g_variant_builder_add (&radios, "{sv}", "soft",
-                             g_variant_new_boolean (d->soft));
-      g_variant_builder_add (&radios, "{sv}", "hard",
-                             g_variant_new_boolean (d->hard));
-      g_variant_builder_add (&radios, "{sv}", "reasons",
-                             g_variant_builder_end (&reasons));
-      g_variant_builder_close (&radios);
-    }
-  return g_variant_builder_end (&radios);
+  return rfk_dbus_radios_get (model->radios,
+                              rfk_manager_get_devices (model->manager));
 }
 
 static GSettings *

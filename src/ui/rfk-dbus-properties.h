@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "rfk-dbus-radios.h"
 #include "rfk-manager.h"
 #include "rfk-settings.h"
 
@@ -19,6 +20,7 @@ typedef struct {
   /* gsd's ShouldShowAirplaneMode: FALSE on a desktop, server, vm or
    * container chassis (systemd-hostnamed), TRUE otherwise. */
   gboolean should_show;
+  RfkDBusRadios *radios;  /* owned; Radios, entry by entry */
 } RfkDBusModel;
 
 /* The value of property name, or NULL for a name we do not serve. */

@@ -298,15 +298,6 @@ status_text (RfkManager *manager)
     }
 }
 
-/* Where a child is now; inserts above it move it. */
-static int
-child_position (GtkMenu *menu, GtkWidget *child)
-{
-  g_autoptr(GList) children = gtk_container_get_children (GTK_CONTAINER (menu));
-
-  return g_list_index (children, child);
-}
-
 /* gtk_menu_reorder_child() moves the GTK child only: dbusmenu's GTK
  * parser follows a menu's inserts and removals, not reorders. */
 static void
@@ -318,9 +309,15 @@ move_item (RfkMenu *self, GtkWidget *item, int position)
   g_object_unref (item);
 }
 
-/* Puts a radio's item at position, creating it the first time. */
+/*
+ * Puts a radio's item at position, creating it the first time.  children
+ * is the menu's list of children, read once per sync (not once per radio:
+ * that was a list of every item for each radio) and read again here only
+ * when the item had to be inserted or moved.
+ */
 static GtkWidget *
-place_radio_item (RfkMenu *self, const RfkDevice *device, int position)
+place_radio_item (RfkMenu *self, const RfkDevice *device, int position,
+                  GList **children)
 {
   GtkWidget *item = g_hash_table_lookup (self->radio_items,
                                          GUINT_TO_POINTER (device->idx));
@@ -332,12 +329,16 @@ place_radio_item (RfkMenu *self, const RfkDevice *device, int position)
       g_hash_table_insert (self->radio_items,
                            GUINT_TO_POINTER (device->idx), item);
     }
-  else if (child_position (self->menu, item) != position)
+  else if (g_list_nth_data (*children, position) != item)
     {
       /* Sorting may move a radio whose idx was reused for another, and
        * udev may tell a radio from a laptop switch only later. */
       move_item (self, item, position);
     }
+  else
+    return item;
+  g_list_free (*children);
+  *children = gtk_container_get_children (GTK_CONTAINER (self->menu));
   return item;
 }
 
@@ -369,6 +370,7 @@ sync_radios (RfkMenu *self)
   int position;
   guint n_switches = 0;
   gboolean removed = FALSE;
+  g_autoptr(GList) children = NULL;
 
   /* Drop items whose radio is gone (DEL, or the device went away). */
   g_hash_table_iter_init (&iter, self->radio_items);
@@ -387,7 +389,8 @@ sync_radios (RfkMenu *self)
 
   /* Radios first, under "Airplane mode"; laptop switches get their own
    * section, so that ideapad_wlan is not read as a second Wi-Fi card. */
-  position = child_position (self->menu, self->first_separator) + 1;
+  children = gtk_container_get_children (GTK_CONTAINER (self->menu));
+  position = g_list_index (children, self->first_separator) + 1;
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
       const RfkDevice *device = g_ptr_array_index (devices, i);
@@ -395,11 +398,12 @@ sync_radios (RfkMenu *self)
 
       if (rfk_radio_facts_role (facts) == RFK_RADIO_ROLE_PLATFORM_SWITCH)
         continue;
-      sync_radio_item (self, place_radio_item (self, device, position++),
+      sync_radio_item (self,
+                       place_radio_item (self, device, position++, &children),
                        device, facts, ready);
     }
 
-  position = child_position (self->menu, self->switch_header) + 1;
+  position = g_list_index (children, self->switch_header) + 1;
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
       const RfkDevice *device = g_ptr_array_index (devices, i);
@@ -407,7 +411,8 @@ sync_radios (RfkMenu *self)
 
       if (rfk_radio_facts_role (facts) != RFK_RADIO_ROLE_PLATFORM_SWITCH)
         continue;
-      sync_radio_item (self, place_radio_item (self, device, position++),
+      sync_radio_item (self,
+                       place_radio_item (self, device, position++, &children),
                        device, facts, ready);
       n_switches++;
     }

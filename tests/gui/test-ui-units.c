@@ -1,7 +1,7 @@
 /*
  * test-ui-units.c: the applet's pure parts, without a display: radio
- * labels, the airplane-types setting, icon choice and the autostart
- * override file.  Part of the unit suite, so it also runs under ASan.
+ * labels, the airplane-types setting, icon choice, the D-Bus API's Radios
+ * value and the autostart override file.  Part of the unit suite, so it also runs under ASan.
  */
 #include "config.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rfk-autostart.h"
+#include "rfk-dbus-radios.h"
 #include "rfk-indicator.h"
 #include "rfk-radio-label.h"
 #include "rfk-preferences.h"
@@ -47,6 +48,96 @@ test_radio_labels (void)
                    "Wi-Fi switch (laptop, ideapad_wlan) — blocked: hardware switch");
   /* Notifications name the radio without the reason. */
   g_assert_cmpstr (e, ==, "Bluetooth (hci0)");
+}
+
+/* One entry of Radios, by its keys as the interface XML documents them. */
+static void
+assert_radio_entry (GVariant *radios, gsize i, guint32 idx, const char *type,
+                    const char *name, gboolean soft, gboolean hard,
+                    const char *reasons)
+{
+  g_autoptr(GVariant) entry = g_variant_get_child_value (radios, i);
+  g_autoptr(GVariant) why = g_variant_lookup_value (entry, "reasons",
+                                                    G_VARIANT_TYPE ("as"));
+  g_autofree const char **why_list = g_variant_get_strv (why, NULL);
+  g_autofree char *why_text = g_strjoinv (",", (char **) why_list);
+  guint32 u;
+  const char *s;
+  gboolean b;
+
+  g_assert_true (g_variant_lookup (entry, "index", "u", &u));
+  g_assert_cmpuint (u, ==, idx);
+  g_assert_true (g_variant_lookup (entry, "type", "&s", &s));
+  g_assert_cmpstr (s, ==, type);
+  g_assert_true (g_variant_lookup (entry, "name", "&s", &s));
+  g_assert_cmpstr (s, ==, name);
+  g_assert_true (g_variant_lookup (entry, "soft", "b", &b));
+  g_assert_cmpint (b, ==, soft);
+  g_assert_true (g_variant_lookup (entry, "hard", "b", &b));
+  g_assert_cmpint (b, ==, hard);
+  g_assert_cmpstr (why_text, ==, reasons);
+}
+
+/* The same GVariant instance: the entry was kept, not built again.  Only
+ * for arrays not yet serialised (g_variant_equal() serialises). */
+static gboolean
+same_entry (GVariant *a, gsize i, GVariant *b, gsize j)
+{
+  g_autoptr(GVariant) x = g_variant_get_child_value (a, i);
+  g_autoptr(GVariant) y = g_variant_get_child_value (b, j);
+
+  return x == y;
+}
+
+/* Radios follows every change, keeps unchanged radios' entries and
+ * forgets radios that are gone, also when a new radio takes the index. */
+static void
+test_dbus_radios (void)
+{
+  RfkDevice wifi = { .idx = 0, .type = RFK_TYPE_WLAN, .name = (char *) "phy0" };
+  RfkDevice bt = { .idx = 1, .type = RFK_TYPE_BLUETOOTH, .hard = TRUE,
+                   .hard_reasons = RFK_HARD_REASON_SIGNAL,
+                   .name = (char *) "hci0" };
+  RfkDevice other = { .idx = 0, .type = RFK_TYPE_WLAN, .name = (char *) "phy7" };
+  g_autoptr(RfkDBusRadios) radios = rfk_dbus_radios_new ();
+  g_autoptr(GPtrArray) devices = g_ptr_array_new ();
+  g_autoptr(GVariant) first = NULL, blocked = NULL, reused = NULL;
+  g_autoptr(GVariant) without_bt = NULL, bt_back = NULL, none = NULL;
+
+  g_ptr_array_add (devices, &wifi);
+  g_ptr_array_add (devices, &bt);
+  first = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  g_assert_cmpstr (g_variant_get_type_string (first), ==, "aa{sv}");
+  g_assert_cmpuint (g_variant_n_children (first), ==, 2);
+  assert_radio_entry (first, 0, 0, "wlan", "phy0", FALSE, FALSE, "");
+  assert_radio_entry (first, 1, 1, "bluetooth", "hci0", FALSE, TRUE, "signal");
+
+  wifi.soft = TRUE;
+  blocked = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  assert_radio_entry (blocked, 0, 0, "wlan", "phy0", TRUE, FALSE, "");
+  g_assert_false (same_entry (first, 0, blocked, 0));
+  g_assert_true (same_entry (first, 1, blocked, 1));
+
+  /* Another radio under a freed index is not the old one's entry. */
+  devices->pdata[0] = &other;
+  reused = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  assert_radio_entry (reused, 0, 0, "wlan", "phy7", FALSE, FALSE, "");
+
+  g_ptr_array_remove_index (devices, 1);
+  without_bt = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  g_assert_cmpuint (g_variant_n_children (without_bt), ==, 1);
+  /* Gone means forgotten: back again, its entry is built anew. */
+  g_ptr_array_add (devices, &bt);
+  bt_back = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  assert_radio_entry (bt_back, 1, 1, "bluetooth", "hci0", FALSE, TRUE, "signal");
+  g_assert_false (same_entry (reused, 1, bt_back, 1));
+
+  g_ptr_array_set_size (devices, 0);
+  none = g_variant_ref_sink (rfk_dbus_radios_get (radios, devices));
+  g_assert_cmpuint (g_variant_n_children (none), ==, 0);
+  g_assert_cmpstr (g_variant_get_type_string (none), ==, "aa{sv}");
+  /* Last: comparing serialises, after which children are new instances. */
+  g_assert_false (g_variant_equal (first, blocked));
 }
 
 static void
@@ -176,6 +267,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ui/radio-labels", test_radio_labels);
   g_test_add_func ("/ui/airplane-types", test_types_to_mask);
+  g_test_add_func ("/ui/dbus-radios", test_dbus_radios);
   g_test_add_func ("/ui/icon-names", test_icon_names);
   g_test_add_func ("/ui/status", test_status);
   g_test_add_func ("/ui/autostart", test_autostart);
