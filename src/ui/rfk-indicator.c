@@ -5,6 +5,7 @@
 #include <libayatana-appindicator/app-indicator.h>
 
 #include "rfk-hardware-airplane.h"
+#include "rfk-icon-theme.h"
 #include "rfk-indicator.h"
 
 /*
@@ -42,7 +43,7 @@ struct _RfkIndicator
   RfkManager *manager;      /* owned */
   RfkMenu *menu;            /* owned */
   AppIndicator *indicator;  /* owned */
-  GtkIconTheme *theme;      /* owned; NULL until the item is on the bus */
+  RfkIconTheme *theme;      /* owned; NULL until the item is on the bus */
   guint theme_deadline_id;
   char *icon_name;          /* what the item shows now */
   char *icon_description;
@@ -72,11 +73,11 @@ rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 }
 
 const char *
-rfk_indicator_icon_name (RfkIconState state, GtkIconTheme *theme)
+rfk_indicator_icon_name (RfkIconState state, RfkIconTheme *theme)
 {
   g_return_val_if_fail (state < RFK_ICON_COUNT, NULL);
 
-  if (theme != NULL && gtk_icon_theme_has_icon (theme, icons[state].theme_name))
+  if (theme != NULL && rfk_icon_theme_has_icon (theme, icons[state].theme_name))
     return icons[state].theme_name;
   return icons[state].own_name;
 }
@@ -163,10 +164,9 @@ on_icon_theme_changed (RfkIndicator *self)
 }
 
 /*
- * Looking at the icon theme loads GTK's settings and theme (CSS and icon
- * caches): 7-10 ms, most of what the applet took longer than an empty
- * tray program to show its item (the bench's startup figure).  So it is
- * put off until the item is on the bus: the item goes out with the
+ * Looking at the icon theme reads the theme's index and icon caches: a few
+ * milliseconds that would delay the item (the bench's startup figure).  So
+ * it is put off until the item is on the bus: the item goes out with the
  * freedesktop name, and switches to our own only on a theme without it.
  * Without a tray to take the item, the theme is looked at after
  * THEME_DEADLINE_S all the same, for ayatana's fallback icon.
@@ -179,7 +179,7 @@ look_at_icon_theme (RfkIndicator *self)
   g_clear_handle_id (&self->theme_deadline_id, g_source_remove);
   if (self->theme != NULL)
     return;
-  self->theme = g_object_ref (gtk_icon_theme_get_default ());
+  self->theme = rfk_icon_theme_new ();
   g_signal_connect_swapped (self->theme, "changed",
                             G_CALLBACK (on_icon_theme_changed), self);
   update_icon (self);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <libayatana-appindicator/app-indicator.h>
 
+#include "rfk-icon-theme.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
 
@@ -31,7 +32,7 @@ RfkIconState rfk_indicator_state_for (RfkManager *manager,
 AppIndicatorStatus rfk_indicator_status_for (RfkManager *manager);
 
 /* The theme's name for the state if the theme has it, else ours. */
-const char *rfk_indicator_icon_name (RfkIconState state, GtkIconTheme *theme);
+const char *rfk_indicator_icon_name (RfkIconState state, RfkIconTheme *theme);
 
 #define RFK_TYPE_INDICATOR (rfk_indicator_get_type ())
 G_DECLARE_FINAL_TYPE (RfkIndicator, rfk_indicator, RFK, INDICATOR, GObject)

@@ -10,6 +10,7 @@
 
 #include "rfk-autostart.h"
 #include "rfk-dbus-radios.h"
+#include "rfk-icon-theme.h"
 #include "rfk-indicator.h"
 #include "rfk-radio-label.h"
 #include "rfk-preferences.h"
@@ -178,6 +179,86 @@ test_icon_names (void)
 
 /* Passive (hidden by panels) while nothing can be switched; active when
  * radios may be there but cannot be read, so the menu can say why. */
+/* Removes a test's directory tree. */
+static gboolean
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (!rm_rf (child))
+        return FALSE;
+    }
+  return g_remove (path) == 0;
+}
+
+static void
+write_file (const char *dir, const char *name, const char *contents)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_assert_no_errno (g_mkdir_with_parents (parent, 0755));
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+}
+
+/* The Icon Theme Specification's lookup, on a tree laid out as
+ * /usr/share/icons is: themes with index.theme, Directories=, Inherits=. */
+static void
+test_icon_theme_lookup (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("rfk-icons-XXXXXX", NULL);
+  g_autofree char *user = g_build_filename (root, "user", NULL);
+  g_autofree char *system = g_build_filename (root, "system", NULL);
+  const char *const base_dirs[] = { user, system, NULL };
+  g_autoptr(RfkIconTheme) mine = NULL, looping = NULL, missing = NULL;
+
+  write_file (system, "Mine/index.theme",
+              "[Icon Theme]\nName=Mine\nInherits=Base\n"
+              "Directories=16x16/status,scalable/status\n");
+  write_file (system, "Mine/scalable/status/own-symbolic.svg", "<svg/>");
+  /* A directory not listed in Directories= is not looked in. */
+  write_file (system, "Mine/extra/unlisted-symbolic.svg", "<svg/>");
+  write_file (system, "Base/index.theme",
+              "[Icon Theme]\nName=Base\nInherits=Mine\nDirectories=24x24/devices\n");
+  write_file (system, "Base/24x24/devices/inherited-symbolic.symbolic.png", "");
+  write_file (system, "hicolor/index.theme",
+              "[Icon Theme]\nName=Hicolor\nDirectories=scalable/apps\n");
+  write_file (system, "hicolor/scalable/apps/fallback-symbolic.svg", "<svg/>");
+  /* The user's copy of a theme directory is looked in as well. */
+  g_assert_no_errno (g_mkdir_with_parents (user, 0755));
+  write_file (user, "Mine/16x16/status/users-symbolic.png", "");
+  write_file (user, "unthemed.xpm", "");
+
+  mine = rfk_icon_theme_new_for_dirs ("Mine", base_dirs);
+  g_assert_cmpstr (rfk_icon_theme_get_name (mine), ==, "Mine");
+  g_assert_true (rfk_icon_theme_has_icon (mine, "own-symbolic"));
+  g_assert_true (rfk_icon_theme_has_icon (mine, "users-symbolic"));
+  g_assert_true (rfk_icon_theme_has_icon (mine, "inherited-symbolic"));
+  g_assert_true (rfk_icon_theme_has_icon (mine, "fallback-symbolic"));
+  g_assert_true (rfk_icon_theme_has_icon (mine, "unthemed"));
+  g_assert_false (rfk_icon_theme_has_icon (mine, "unlisted-symbolic"));
+  g_assert_false (rfk_icon_theme_has_icon (mine, "network-wireless-symbolic"));
+
+  /* Base inherits Mine inherits Base: looked up once each, and ends. */
+  looping = rfk_icon_theme_new_for_dirs ("Base", base_dirs);
+  g_assert_true (rfk_icon_theme_has_icon (looping, "own-symbolic"));
+
+  /* A theme that is not installed: the fallbacks still answer. */
+  missing = rfk_icon_theme_new_for_dirs ("Gone", base_dirs);
+  g_assert_true (rfk_icon_theme_has_icon (missing, "fallback-symbolic"));
+  g_assert_false (rfk_icon_theme_has_icon (missing, "own-symbolic"));
+  /* Our names when the theme lacks the freedesktop ones. */
+  g_assert_cmpstr (rfk_indicator_icon_name (RFK_ICON_RADIOS_ON, missing), ==,
+                   rfk_indicator_icon_name (RFK_ICON_RADIOS_ON, NULL));
+
+  g_assert_true (rm_rf (root));
+}
+
 static void
 test_status (void)
 {
@@ -269,6 +350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/airplane-types", test_types_to_mask);
   g_test_add_func ("/ui/dbus-radios", test_dbus_radios);
   g_test_add_func ("/ui/icon-names", test_icon_names);
+  g_test_add_func ("/ui/icon-theme-lookup", test_icon_theme_lookup);
   g_test_add_func ("/ui/status", test_status);
   g_test_add_func ("/ui/autostart", test_autostart);
   g_test_add_func ("/ui/autostart-error", test_autostart_error);
