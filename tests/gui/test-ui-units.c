@@ -15,6 +15,7 @@
 #include "rfk-radio-label.h"
 #include "rfk-preferences.h"
 #include "rfk-settings.h"
+#include "test-util.h"
 
 static void
 test_radio_labels (void)
@@ -179,23 +180,6 @@ test_icon_names (void)
 
 /* Passive (hidden by panels) while nothing can be switched; active when
  * radios may be there but cannot be read, so the menu can say why. */
-/* Removes a test's directory tree. */
-static gboolean
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (!rm_rf (child))
-        return FALSE;
-    }
-  return g_remove (path) == 0;
-}
-
 static void
 write_file (const char *dir, const char *name, const char *contents)
 {
@@ -256,7 +240,8 @@ test_icon_theme_lookup (void)
   g_assert_cmpstr (rfk_indicator_icon_name (RFK_ICON_RADIOS_ON, missing), ==,
                    rfk_indicator_icon_name (RFK_ICON_RADIOS_ON, NULL));
 
-  g_assert_true (rm_rf (root));
+  test_rm_rf (root);
+  g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
 }
 
 static void

@@ -9,8 +9,8 @@
 #include "rfk-airplane-store.h"
 #include "rfk-device.h"
 
-static void
-rm_rf (const char *path)
+void
+test_rm_rf (const char *path)
 {
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -21,7 +21,7 @@ rm_rf (const char *path)
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR)
           && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        rm_rf (child);
+        test_rm_rf (child);
       else
         g_unlink (child);
     }
@@ -54,7 +54,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_object (&f->manager);
   g_clear_pointer (&f->fake, fake_rfkill_free);
   test_settle (10);
-  rm_rf (f->dir);
+  test_rm_rf (f->dir);
   g_free (f->dir);
   g_free (f->socket_path);
   g_free (f->sysfs_dir);

@@ -34,6 +34,9 @@ gboolean test_wait_for (TestCond cond, gpointer data, guint timeout_ms);
 /* Lets pending I/O happen for ms milliseconds. */
 void test_settle (guint ms);
 
+/* Removes a directory tree (a test's temporary files). */
+void test_rm_rf (const char *path);
+
 /* Blocking wrappers over the async API. */
 gboolean test_set_airplane (RfkManager *manager, gboolean enabled,
                             GError **error);
