@@ -112,7 +112,7 @@ spec_base_dirs (void)
 
 /* The theme's index.theme: the first base directory that has it. */
 static GKeyFile *
-load_index (RfkIconTheme *self, const char *theme, char **base_out)
+load_index (RfkIconTheme *self, const char *theme)
 {
   for (gsize i = 0; self->base_dirs[i] != NULL; i++)
     {
@@ -123,10 +123,7 @@ load_index (RfkIconTheme *self, const char *theme, char **base_out)
       /* The spec's lists (Directories=, Inherits=) are comma-separated. */
       g_key_file_set_list_separator (index, ',');
       if (g_key_file_load_from_file (index, path, G_KEY_FILE_NONE, NULL))
-        {
-          *base_out = g_strdup (self->base_dirs[i]);
-          return g_steal_pointer (&index);
-        }
+        return g_steal_pointer (&index);
     }
   return NULL;
 }
@@ -136,7 +133,6 @@ load_index (RfkIconTheme *self, const char *theme, char **base_out)
 static void
 add_theme (RfkIconTheme *self, const char *theme, GPtrArray *seen)
 {
-  g_autofree char *base = NULL;
   g_autoptr(GKeyFile) index = NULL;
   g_auto(GStrv) subdirs = NULL, parents = NULL;
 
@@ -144,7 +140,7 @@ add_theme (RfkIconTheme *self, const char *theme, GPtrArray *seen)
       || g_ptr_array_find_with_equal_func (seen, theme, g_str_equal, NULL))
     return;
   g_ptr_array_add (seen, g_strdup (theme));
-  index = load_index (self, theme, &base);
+  index = load_index (self, theme);
   if (index == NULL)
     return;
 
@@ -180,6 +176,21 @@ load_dirs (RfkIconTheme *self)
   rfk_heap_trim_soon ();
 }
 
+/* An icon file of that name in dir, in any of the spec's formats. */
+static gboolean
+dir_has_icon (const char *dir, const char *icon_name)
+{
+  for (gsize e = 0; e < G_N_ELEMENTS (extensions); e++)
+    {
+      g_autofree char *file = g_strconcat (icon_name, extensions[e], NULL);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 gboolean
 rfk_icon_theme_has_icon (RfkIconTheme *self, const char *icon_name)
 {
@@ -187,25 +198,12 @@ rfk_icon_theme_has_icon (RfkIconTheme *self, const char *icon_name)
   g_return_val_if_fail (icon_name != NULL, FALSE);
 
   for (guint i = 0; i < self->dirs->len; i++)
-    for (gsize e = 0; e < G_N_ELEMENTS (extensions); e++)
-      {
-        g_autofree char *file = g_strconcat (icon_name, extensions[e], NULL);
-        g_autofree char *path = g_build_filename (g_ptr_array_index (self->dirs, i),
-                                                  file, NULL);
-
-        if (g_file_test (path, G_FILE_TEST_EXISTS))
-          return TRUE;
-      }
+    if (dir_has_icon (g_ptr_array_index (self->dirs, i), icon_name))
+      return TRUE;
   /* The spec's last resort: an unthemed icon in a base directory. */
   for (gsize b = 0; self->base_dirs[b] != NULL; b++)
-    for (gsize e = 0; e < G_N_ELEMENTS (extensions); e++)
-      {
-        g_autofree char *file = g_strconcat (icon_name, extensions[e], NULL);
-        g_autofree char *path = g_build_filename (self->base_dirs[b], file, NULL);
-
-        if (g_file_test (path, G_FILE_TEST_EXISTS))
-          return TRUE;
-      }
+    if (dir_has_icon (self->base_dirs[b], icon_name))
+      return TRUE;
   return FALSE;
 }
 

@@ -166,9 +166,9 @@ on_icon_theme_changed (RfkIndicator *self)
 /*
  * Looking at the icon theme (rfk-icon-theme.c) parses the theme's index and
  * looks in its directories: milliseconds that would delay the item (the
- * bench's startup figure: 7-10 ms through GtkIconTheme).  So
- * it is put off until the item is on the bus: the item goes out with the
- * freedesktop name, and switches to our own only on a theme without it.
+ * bench's startup figure: 7-10 ms through GtkIconTheme).  So it is put off
+ * until the item is on the bus: the item goes out with the freedesktop
+ * name, and switches to our own only on a theme without it.
  * Without a tray to take the item, the theme is looked at after
  * THEME_DEADLINE_S all the same, for ayatana's fallback icon.
  */
