@@ -18,9 +18,6 @@
 #include "rfk-event.h"
 #include "rfk-transport.h"
 
-/* A socket peer answers ACQUIRE with a status packet; give up after. */
-#define STATUS_TIMEOUT_MS 2000
-
 /* Taking the light over a socket, without blocking: the peer first ends
  * its list of ADDs with a status packet (rfk-protocol.h), then answers
  * ACQUIRE with another. */
@@ -165,6 +162,11 @@ indicator_error (RfkLedController *self, int err)
     return g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
                         _("Another program controls the airplane-mode LED "
                           "through %s"), path);
+  if (err == ETIMEDOUT)
+    return g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                        _("%s did not answer the request for the "
+                          "airplane-mode LED within %d s"), path,
+                        RFK_LED_STATUS_TIMEOUT_MS / 1000);
   return rfk_transport_error_new (path, RFK_TRANSPORT_WRITE, err);
 }
 
@@ -221,6 +223,20 @@ acquire_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Waits for the peer's next status packet.  Each wait gets the full time
+ * from when it starts: the clock runs for the peer, not for us.  One
+ * clock from the first request would run out while our own main loop is
+ * busy (the applet builds its menu right after asking; under valgrind or
+ * on a loaded machine that takes seconds): the list end, read late, is
+ * then followed by ACQUIRE and the timer in the same iteration. */
+static void
+arm_acquire_timeout (RfkLedController *self)
+{
+  g_clear_handle_id (&self->acquire_timeout, g_source_remove);
+  self->acquire_timeout = g_timeout_add (RFK_LED_STATUS_TIMEOUT_MS,
+                                         acquire_timeout_cb, self);
+}
+
 /* A status packet from a socket peer, in whatever phase we are. */
 static gboolean
 handle_status (RfkLedController *self, int err)
@@ -237,6 +253,7 @@ handle_status (RfkLedController *self, int err)
           return FALSE;
         }
       self->phase = ACQUIRE_WAIT_ANSWER;
+      arm_acquire_timeout (self);
       return TRUE;
     case ACQUIRE_WAIT_ANSWER:
       acquire_done (self, err);
@@ -336,8 +353,7 @@ acquire (RfkLedController *self, RfkLedRule rule, GError **error)
   if (self->is_socket)
     {
       self->phase = ACQUIRE_WAIT_LIST_END;
-      self->acquire_timeout = g_timeout_add (STATUS_TIMEOUT_MS,
-                                             acquire_timeout_cb, self);
+      arm_acquire_timeout (self);
       return TRUE;
     }
   err = write_op (self, &event);

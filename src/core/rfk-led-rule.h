@@ -46,6 +46,10 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (RfkLedController, rfk_led_controller, RFK,
                       LED_CONTROLLER, GObject)
 
+/* A socket peer (relay, fake kernel) answers each step of taking the
+ * light with a status packet; silence this long from it is a failure. */
+#define RFK_LED_STATUS_TIMEOUT_MS 2000
+
 RfkLedController *rfk_led_controller_new (RfkManager *manager);
 /* Errors (unsupported kernel, owned elsewhere) are reported, never fatal;
  * the previous rule stays in force when acquiring fails.  Never blocks:

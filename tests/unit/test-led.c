@@ -325,6 +325,50 @@ test_taking_the_light_never_blocks (Fixture *f, gconstpointer data)
   g_assert_true (owned);
 }
 
+/* A main loop busy for longer than the peer's time limit (the applet
+ * builds its menu right after asking; valgrind or a loaded machine makes
+ * that take seconds) must not turn answers already waiting on the socket
+ * into a timeout. */
+static void
+test_busy_main_loop_is_no_timeout (LedFixture *lf, gconstpointer data)
+{
+  g_autoptr (RfkLedController) led = rfk_led_controller_new (lf->manager);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+                                              &error));
+  g_assert_no_error (error);
+  g_usleep ((RFK_LED_STATUS_TIMEOUT_MS + 500) * G_TIME_SPAN_MILLISECOND);
+  g_assert_true (test_wait_for (not_pending, led, 5000));
+  g_assert_no_error (rfk_led_controller_get_error (led));
+  g_assert_cmpint (rfk_led_controller_get_status (led), ==,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_true (indicator_is (lf, "dark owned"));
+}
+
+/* A peer that never answers is still given up on. */
+static void
+test_silent_peer_times_out (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkLedController) led = NULL;
+  g_autoptr (GError) error = NULL;
+
+  fake_rfkill_add (f->fake, RFK_TYPE_WLAN, NULL);
+  fixture_listen (f);
+  f->manager = fixture_start_manager (f);
+  led = rfk_led_controller_new (f->manager);
+  /* Like a hung relay: the list ends, ACQUIRE is never answered. */
+  fake_rfkill_set_responsive (f->fake, FALSE);
+  g_assert_true (rfk_led_controller_set_rule (led, RFK_LED_RULE_NEVER,
+                                              &error));
+  g_assert_no_error (error);
+  g_assert_true (test_wait_for (not_pending, led,
+                                RFK_LED_STATUS_TIMEOUT_MS + 3000));
+  g_assert_error (rfk_led_controller_get_error (led), G_IO_ERROR,
+                  G_IO_ERROR_TIMED_OUT);
+  g_assert_cmpint (rfk_led_controller_get_rule (led), ==, RFK_LED_RULE_KERNEL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,9 +386,13 @@ main (int argc, char **argv)
        test_rule_survives_the_device_going_away, NULL);
   ADD ("stock-kernel-is-unsupported", test_stock_kernel_is_unsupported,
        "stock");
+  ADD ("busy-main-loop-is-no-timeout", test_busy_main_loop_is_no_timeout,
+       NULL);
 #undef ADD
   g_test_add ("/led/taking-the-light-never-blocks", Fixture, NULL,
               fixture_setup, test_taking_the_light_never_blocks,
               fixture_teardown);
+  g_test_add ("/led/silent-peer-times-out", Fixture, NULL,
+              fixture_setup, test_silent_peer_times_out, fixture_teardown);
   return g_test_run ();
 }
