@@ -57,9 +57,10 @@ def _rows(r, out_dir):
                 lambda v, f: v == 0, '+')
 
     lat = r['latency']
-    add(f'latency p50 ms ({lat["events"]} events, {lat["radios"]} radios)',
-        f'{lat["p50_ms"]:.1f}')
+    add(f'latency p50 ms ({lat["events"]} events, {lat["radios"]} radios; '
+        f'median of {len(lat["runs"])} runs)', f'{lat["p50_ms"]:.1f}')
     add('latency p99 ms', f'{lat["p99_ms"]:.1f}', '', '< 10', lat['p99_ms'] < 10)
+    add('latency p99 ms, each run', ' '.join(f'{x["p99_ms"]:.1f}' for x in lat['runs']))
     st = r['storm']
     add(f'storm: dbusmenu signals ({r["storm_runs"][0]["events"]} events, '
         f'burst {st["burst_ms"]:.0f} ms)', f'{st["dbusmenu_signals"]:.0f}', '', '<= 5',
@@ -68,8 +69,12 @@ def _rows(r, out_dir):
     add('storm: settled after the last event, ms', f'{st["settled_ms"]:.0f}', '', '< 150',
         st['settled_ms'] < 150)
     ch = r['churn']
-    add(f'churn: RSS growth KiB ({ch["radios"]} radios x {ch["cycles"]})',
-        f'{ch["growth_kib"]}', '', '< 256', ch['growth_kib'] < 256)
+    add(f'churn: RSS growth KiB ({ch["radios"]} radios x {ch["cycles"]}; '
+        f'median of {len(ch["runs"])} runs)', f'{ch["growth_kib"]:.0f}', '', '< 256',
+        ch['growth_kib'] < 256)
+    add('churn: RSS growth KiB, each run', ' '.join(f'{x["growth_kib"]}' for x in ch['runs']))
+    add(f'churn: RSS growth KiB over all {len(ch["runs"]) * ch["cycles"]} cycles',
+        f'{ch["total_growth_kib"]}')
     ap = r['airplane']
     add('airplane on, 64 radios, ms', f'{ap["on_ms"]:.1f}', '', '< 50', ap['on_ms'] < 50)
     add('airplane off, 64 radios, ms', f'{ap["off_ms"]:.1f}', '', '< 50', ap['off_ms'] < 50)
