@@ -367,8 +367,10 @@ def wait_menu_matches(item, ctl, timeout=10):
     gt.wait_for(same, timeout, 'the menu to show the fake kernel\'s state')
 
 
-def latency_run(args, item, ctl, signals, ids):
-    """One run of isolated events: their latencies in ms, by event."""
+def latency_run(args, item, ctl, signals, ids, first):
+    """One run of isolated events: their latencies in ms, by event.  Event
+    numbers go on from first: each run starts where the last one left
+    every radio, so every event is a change."""
     n = len(ids)
     by_event = []
     # Isolated events: each comes latency_gap after the applet was last
@@ -377,7 +379,7 @@ def latency_run(args, item, ctl, signals, ids):
     # a burst to the applet, which shows bursts once they are over (the
     # storm figure).  The first one waits as long after the setup.
     last_seen = time.monotonic()
-    for k in range(args.latency_events):
+    for k in range(first, first + args.latency_events):
         idx = sorted(ids)[k % n]
         block = (k // n) % 2 == 0
         time.sleep(max(0, last_seen + args.latency_gap - time.monotonic()))
@@ -406,7 +408,8 @@ def measure_latency(args, item, ctl, signals, results):
     ids = radio_ids(item, ctl)
     runs = []
     for run in range(args.runs):
-        by_event = latency_run(args, item, ctl, signals, ids)
+        by_event = latency_run(args, item, ctl, signals, ids,
+                               run * args.latency_events)
         samples = sorted(e['ms'] for e in by_event)
         runs.append({'p50_ms': samples[len(samples) // 2],
                      'p99_ms': samples[min(len(samples) - 1, int(len(samples) * 0.99))],
