@@ -119,6 +119,10 @@ class Relay:
                         pass
 
 
+LED_RULES = ['Kernel default', 'Follow airplane mode', 'When Wi-Fi is off',
+             'When a hardware switch is off', 'Always off']
+
+
 def radio_states(item):
     return {e.label: (e.checked, e.enabled) for e in item.entries()
             if e.toggle_type == 'checkmark' and '(' in e.label}
@@ -191,19 +195,48 @@ def test(logdir):
         wait_for(lambda: real_radios_right(item, fake), 5,
                  'the radios still right after the indicator fd closed')
         check(applet.proc.poll() is None, 'the applet died when its LED fd was closed')
-        led = [e.label for e in item.find('Airplane-mode light').children if e.visible]
-        log('LED submenu after the fd closed:', led)
+        # The submenu still offers every rule with the user's choice
+        # checked (losing the fd is no reason to change it), and says
+        # why the light is not driven, without a click on the reason.
+        submenu = item.find('Airplane-mode light').children
+        log('LED submenu after the fd closed:', [e.label for e in submenu if e.visible])
+        rules = [e.label for e in submenu if e.toggle_type == 'radio' and e.visible]
+        check(rules == LED_RULES, f'LED rules after the fd closed: {rules}')
+        chosen = [e.label for e in submenu if e.toggle_type == 'radio' and e.checked]
+        check(chosen == ['Follow airplane mode'],
+              f'the chosen LED rule after the fd closed: {chosen}')
+        reasons = wait_for(lambda: [e for e in item.find('Airplane-mode light').children
+                                    if e.visible and not e.toggle_type and e.label and
+                                    not e.is_separator], 5,
+                           'a reason in the LED submenu after the fd closed')
+        check(len(reasons) == 1 and 'closed' in reasons[0].label and
+              not reasons[0].enabled,
+              f'the LED reason after the fd closed: {reasons}')
 
-        # 3. 10,000 random byte strings as events.
-        rng = random.Random(12)
+        # 3. 10,000 random byte strings as events.  Well-formed ADD and
+        # DEL events (at least the V1 size, op 0 or 1) are real radios
+        # coming and going, not junk: they are left out, so that every
+        # radio the menu shows afterwards must be one of the fake's.
+        seed = 12
+        log('junk events seed:', seed)
+        rng = random.Random(seed)
         junk = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 41)))
                 for _ in range(10000)]
+        junk = [j for j in junk if not (len(j) >= 8 and j[5] in (0, 1))]
+        log(f'{len(junk)} junk events after leaving out well-formed ADD/DEL')
         for start in range(0, len(junk), 1000):
             fake.batch([f'raw {j.hex()}' for j in junk[start:start + 1000]])
         check(applet.proc.poll() is None, 'the applet died on random events')
         fake.command(f'soft {fake.radio("phy0")["idx"]} on')
         wait_for(lambda: real_radios_right(item, fake), 5,
                  'the real radios right after 10,000 random events')
+        phantoms = [k for k in radio_states(item)
+                    if not any(f'({n})' in k for n in ('phy0', 'phy1', 'hci0'))]
+        check(not phantoms, f'phantom radios from junk events: {sorted(phantoms)}')
+        check(len(radio_states(item)) == 3 and
+              len([e for e in item.entries() if e.toggle_type == 'checkmark'
+                   and '(' in e.label]) == 3,
+              f'three radio items after junk events: {radio_states(item)}')
 
         # 4. The device vanishes and comes back.
         relay.stop()
