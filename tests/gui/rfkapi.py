@@ -112,3 +112,40 @@ def signature(interface):
                         ''.join(a.signature for a in m.out_args))
                for m in interface.methods}
     return props, methods
+
+
+def served_properties(api, names):
+    """{property: (type, access)} as the running applet answers for each
+    of names: the type of the value from Get (and the same from GetAll),
+    and 'readwrite' if Set accepts the property's own value, else 'read'
+    (or the error's name when Get fails)."""
+    everything = api.bus.call_sync(
+        api.name, api.path, PROPS, 'GetAll', GLib.Variant('(s)', (api.iface,)),
+        GLib.VariantType('(a{sv})'), Gio.DBusCallFlags.NO_AUTO_START, 15000,
+        None).get_child_value(0)
+    all_types = {}
+    for i in range(everything.n_children()):
+        entry = everything.get_child_value(i)
+        all_types[entry.get_child_value(0).get_string()] = \
+            entry.get_child_value(1).get_variant().get_type_string()
+    served = {}
+    for name in names:
+        try:
+            value = api.bus.call_sync(
+                api.name, api.path, PROPS, 'Get',
+                GLib.Variant('(ss)', (api.iface, name)), GLib.VariantType('(v)'),
+                Gio.DBusCallFlags.NO_AUTO_START, 15000, None
+            ).get_child_value(0).get_variant()
+        except GLib.Error as error:
+            served[name] = ('Get: ' + str(error_name(error)), '')
+            continue
+        kind = value.get_type_string()
+        if all_types.get(name) != kind:
+            kind += f' (GetAll: {all_types.get(name)})'
+        try:
+            api.call('Set', GLib.Variant('(ssv)', (api.iface, name, value)), None, PROPS)
+            access = 'readwrite'
+        except GLib.Error:
+            access = 'read'
+        served[name] = (kind, access)
+    return served
