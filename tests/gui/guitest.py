@@ -417,6 +417,13 @@ def program(variable):
     return path
 
 
+def program_file(variable):
+    """A built data file that meson names in the environment."""
+    path = os.environ.get(variable)
+    check(path and os.path.isfile(path), f'{variable} does not name a file')
+    return path
+
+
 class Applet:
     """rfkill-applet on the fake kernel, with its own unique bus name.
 
@@ -471,6 +478,7 @@ class Applet:
         # valgrind checks for leaks on the way out: give it time.
         code = end_process(self.proc, 5 * TIMEOUT_SCALE)
         self.log.close()
+        APPLET_EXITS.append(code)
         return code
 
 
@@ -532,11 +540,23 @@ class Session:
 
 
 DEFINITELY_LOST = re.compile(r'^==\d+== (\S+) bytes in (\S+) blocks are definitely lost')
+ERROR_SUMMARY = re.compile(r'^==\d+== ERROR SUMMARY: (\d+) errors', re.M)
+# Where valgrind's first error report starts (not a leak).
+FIRST_ERROR = re.compile(r'^==\d+== (Invalid|Conditional|Use of|Syscall param|'
+                         r'Mismatched|Source and destination|Argument)', re.M)
+# valgrind's --error-exitcode in tests/gui/meson.build: an applet that
+# exits with it had a memory error or a definite leak.
+VALGRIND_ERROR_EXIT = 97
+# Exit statuses of the applets this test ran (Applet.stop), for run().
+APPLET_EXITS = []
 
 
 def check_valgrind_logs(logdir):
-    """Every valgrind log of this test: no definitely-lost block left
-    after the suppressions, and the log is complete (the leak check ran)."""
+    """Every valgrind log of this test is complete (the leak check ran)
+    and says "ERROR SUMMARY: 0 errors": no invalid access, no use of an
+    uninitialised value and no definitely-lost block (definite leaks count
+    as errors through --errors-for-leak-kinds) after the suppressions; and
+    no applet exited with valgrind's error code."""
     logs = [n for n in sorted(os.listdir(logdir)) if n.endswith('.valgrind')]
     if 'valgrind' not in os.environ.get('RFK_APPLET_WRAPPER', ''):
         return
@@ -552,7 +572,17 @@ def check_valgrind_logs(logdir):
             records = text[text.index('definitely lost in loss record') - 200:]
             raise TestFailure(f'{name}: {len(lost)} definitely-lost records: {lost}\n'
                               + records[:6000])
-        log(f'{name}: no definitely-lost blocks')
+        summaries = ERROR_SUMMARY.findall(text)
+        check(summaries, f'{name}: valgrind wrote no ERROR SUMMARY')
+        if summaries[-1] != '0':
+            # The first error report is where to start reading.
+            first = FIRST_ERROR.search(text)
+            start = first.start() if first else 0
+            raise TestFailure(f'{name}: ERROR SUMMARY: {summaries[-1]} errors\n'
+                              + text[start:start + 6000])
+        log(f'{name}: ERROR SUMMARY: 0 errors')
+    errors = [code for code in APPLET_EXITS if code == VALGRIND_ERROR_EXIT]
+    check(not errors, f'an applet exited with valgrind\'s error code {VALGRIND_ERROR_EXIT}')
 
 
 def run(test):
@@ -574,6 +604,11 @@ def run(test):
         for name in sorted(os.listdir(logdir)):
             if name.endswith('.valgrind'):
                 with open(os.path.join(logdir, name)) as f:
-                    print(f'--- {name} (end) ---\n{f.read()[-3000:]}')
+                    text = f.read()
+                first = FIRST_ERROR.search(text)
+                if first:
+                    print(f'--- {name} (first error) ---\n'
+                          f'{text[first.start():first.start() + 3000]}')
+                print(f'--- {name} (end) ---\n{text[-3000:]}')
         sys.exit(1)
     print('PASS', flush=True)
