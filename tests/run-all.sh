@@ -6,7 +6,8 @@
 #   tests/run-all.sh --no-install       skip apt-get (packages already there)
 #
 # Three builds: a plain one for all suites, one with ASan+UBSan for the unit
-# suite, and a clang one that runs the libFuzzer target for FUZZ_SECONDS.
+# suite (UBSan findings fatal), and a clang one that runs the libFuzzer
+# target for FUZZ_SECONDS.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +59,17 @@ run_suites() {
   results+=("$name:$dir/meson-logs/testlog.json")
 }
 
-run_suites main "$out/main" -Dkernel_tests=enabled -- --no-suite bench
-run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit
+# Every suite and every kernel line is required here: a missing tool or
+# kernel fails configure instead of shrinking the run behind a warning.
+run_suites main "$out/main" -Dkernel_tests=enabled -Dsystem_tests=enabled \
+  -Dkernel_lines=6.1,6.12,sid -- --no-suite bench
+# UBSan findings are fatal: meson 1.0 adds no -fno-sanitize-recover, and
+# without it (or halt_on_error) UBSan prints and carries on with a green
+# test.  Both: the compiler flag needs no environment, and halt_on_error
+# covers whatever was built without the flag.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args=-fno-sanitize-recover=all -- --suite unit
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Dkernel_tests=disabled -Db_lundef=false -- --suite fuzz \
