@@ -64,6 +64,21 @@ def led_checks(led_log):
     return data, seen
 
 
+def boots_run(lines):
+    """The boots the guest's TAP log shows, and whether all three ran to
+    the end.  guest-test.py says "# boot N: kernel ..." as each boot
+    starts, and prints its plan and END after whichever boot stops the run
+    (a boot that raises ends it there), so plan and END alone do not show
+    that every boot ran: the boots must be 1, 2, 3, and END after boot 3."""
+    boots = [int(m.group(1)) for m in
+             (re.match(r'# boot (\d+): kernel ', l) for l in lines) if m]
+    end_at = next((i for i, l in enumerate(lines) if '@@SYSTEM-TEST-END' in l), None)
+    boot3_at = next((i for i, l in enumerate(lines)
+                     if l.startswith('# boot 3: kernel ')), None)
+    return boots, (boots == [1, 2, 3] and boot3_at is not None and
+                   end_at is not None and end_at > boot3_at)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--source-dir', required=True)
@@ -193,9 +208,10 @@ def main():
         else:
             print(line if line.startswith('#') else '# ' + line, flush=True)
     ended = any('@@SYSTEM-TEST-END' in l for l in lines)
-    ok(not timed_out and ended and plan == guest_n,
-       f'the guest ran all three boots to its end (plan {plan}, {guest_n} results'
-       f'{", timed out" if timed_out else ""})')
+    boots, all_boots = boots_run(lines)
+    ok(not timed_out and ended and all_boots and plan == guest_n,
+       f'the guest ran all three boots to its end (boots {boots}, plan {plan}, '
+       f'{guest_n} results{", timed out" if timed_out else ""})')
     if not ended and os.path.exists(console):
         for l in open(console, errors='replace').read().splitlines()[-40:]:
             log('console: ' + l)
