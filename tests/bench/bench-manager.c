@@ -287,6 +287,7 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("rfk-bench-XXXXXX", &error);
   double base, managed, ratio, per_device;
+  double target_scale = 1.0;
 
   g_assert_no_error (error);
   /* Names fall back to rfkillN: we measure the model, not sysfs. */
@@ -297,6 +298,16 @@ main (int argc, char **argv)
 
     g_setenv ("XDG_STATE_HOME", state, TRUE);
   }
+
+  /* bench-smoke judges against twice the targets
+   * (RFK_BENCH_TARGET_SCALE=2, tests/bench/meson.build). */
+  if (g_getenv ("RFK_BENCH_TARGET_SCALE") != NULL)
+    target_scale = g_ascii_strtod (g_getenv ("RFK_BENCH_TARGET_SCALE"), NULL);
+  if (!(target_scale >= 1.0))
+    {
+      fprintf (stderr, "RFK_BENCH_TARGET_SCALE must be a number >= 1\n");
+      return 2;
+    }
 
   if (argc > 2 && strcmp (argv[1], "--core-cost") == 0)
     {
@@ -321,12 +332,13 @@ main (int argc, char **argv)
   ratio = managed / base;
   per_device = bytes_per_device (10000);
   printf ("ratio:           %.2f x the baseline time (target <= %.1f)\n",
-          ratio, MAX_TIME_RATIO);
+          ratio, MAX_TIME_RATIO * target_scale);
   printf ("memory/device:   %.0f bytes (10000 devices, target <= %.0f)\n",
-          per_device, MAX_BYTES_PER_DEVICE);
+          per_device, MAX_BYTES_PER_DEVICE * target_scale);
   rmdir (dir);
 
-  if (ratio > MAX_TIME_RATIO || per_device > MAX_BYTES_PER_DEVICE)
+  if (ratio > MAX_TIME_RATIO * target_scale
+      || per_device > MAX_BYTES_PER_DEVICE * target_scale)
     {
       printf ("target missed\n");
       return 1;

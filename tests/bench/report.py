@@ -16,6 +16,12 @@ def _rows(r, out_dir):
     rows = []  # (figure, value, ratio, target, verdict)
     fp = r['footprint']
     floor = fp['floor']
+    # bench-smoke judges each figure against k times its target (k = 2);
+    # a target of 0 stays 0.
+    k = r.get('target_scale', 1.0)
+
+    def t(x):
+        return f'{x * k:g}'
 
     def add(figure, value, ratio='', target='', ok=None):
         verdict = '' if ok is None else ('pass' if ok else 'FAIL')
@@ -40,48 +46,55 @@ def _rows(r, out_dir):
                 add(f'{title}: {LABELS[key]}', format(value, fmt), ratio,
                     'baseline' if key == 'floor' else 'anchor')
 
-    per_program('startup ms', 'startup_ms', '.0f', '<= 1.2 x floor',
-                lambda v, f: v <= 1.2 * f, 'x')
+    per_program('startup ms', 'startup_ms', '.0f', f'<= {t(1.2)} x floor',
+                lambda v, f: v <= 1.2 * k * f, 'x')
     for key in fp:
         fp[key]['rss_mib'] = fp[key]['rss_kib'] / 1024
         fp[key]['pss_mib'] = fp[key]['pss_kib'] / 1024
-    per_program('RSS MiB at 10 s', 'rss_mib', '.1f', '<= floor + 3 MiB',
-                lambda v, f: v <= f + 3, '+')
+    per_program('RSS MiB at 10 s', 'rss_mib', '.1f', f'<= floor + {t(3)} MiB',
+                lambda v, f: v <= f + 3 * k, '+')
     per_program('PSS MiB at 10 s', 'pss_mib', '.1f', '', None, '+')
     idle = f'{r["idle_s"]:.0f} s'
-    per_program(f'idle ctx switches/{idle}', 'idle_switches', '.0f', "<= floor's",
-                lambda v, f: v <= f, 'x')
+    per_program(f'idle ctx switches/{idle}', 'idle_switches', '.0f',
+                "<= floor's" if k == 1 else f"<= {t(1)} x floor's",
+                lambda v, f: v <= k * f, 'x')
     per_program(f'idle CPU ms/{idle}', 'idle_cpu_ms', '.1f', '', None, 'x')
     per_program(f'idle syscalls/{idle}', 'idle_syscalls', '.0f', '', None, 'x')
-    per_program(f'idle timer wake-ups/{idle}', 'idle_timers', '.0f', '0',
-                lambda v, f: v == 0, '+')
+    per_program(f'idle timer wake-ups/{idle}', 'idle_timers', '.0f', '', None, '+')
+    worst = fp['applet']['worst_idle_timers']
+    add(f'idle timer wake-ups/{idle}, worst of {r["runs"]} runs: {LABELS["applet"]}',
+        f'{worst:.0f}', '', '0 in every run', worst == 0)
 
     lat = r['latency']
-    add(f'latency p50 ms ({lat["events"]} events, {lat["radios"]} radios; '
-        f'median of {len(lat["runs"])} runs)', f'{lat["p50_ms"]:.1f}')
-    add('latency p99 ms', f'{lat["p99_ms"]:.1f}', '', '< 10', lat['p99_ms'] < 10)
+    add(f'latency p50 ms ({lat["events"]} events of {len(lat["runs"])} runs pooled, '
+        f'{lat["radios"]} radios)', f'{lat["p50_ms"]:.1f}')
+    add('latency p99 ms, every event pooled', f'{lat["p99_ms"]:.1f}', '', f'< {t(10)}',
+        lat['p99_ms'] < 10 * k)
     add('latency p99 ms, each run', ' '.join(f'{x["p99_ms"]:.1f}' for x in lat['runs']))
     st = r['storm']
-    add(f'storm: dbusmenu signals ({r["storm_runs"][0]["events"]} events, '
-        f'burst {st["burst_ms"]:.0f} ms)', f'{st["dbusmenu_signals"]:.0f}', '', '<= 5',
-        st['dbusmenu_signals'] <= 5)
-    add('storm: SNI signals', f'{st["sni_signals"]:.0f}', '', '<= 5', st['sni_signals'] <= 5)
-    add('storm: settled after the last event, ms', f'{st["settled_ms"]:.0f}', '', '< 150',
-        st['settled_ms'] < 150)
+    n = len(r['storm_runs'])
+    add(f'storm: dbusmenu signals, worst of {n} runs ({r["storm_runs"][0]["events"]} '
+        f'events, burst {st["burst_ms"]:.0f} ms)', f'{st["worst_dbusmenu_signals"]:.0f}', '',
+        f'<= {t(5)} in every run', st['worst_dbusmenu_signals'] <= 5 * k)
+    add(f'storm: SNI signals, worst of {n} runs', f'{st["worst_sni_signals"]:.0f}', '',
+        f'<= {t(5)} in every run', st['worst_sni_signals'] <= 5 * k)
+    add('storm: settled after the last event, ms', f'{st["settled_ms"]:.0f}', '',
+        f'< {t(150)}', st['settled_ms'] < 150 * k)
     ch = r['churn']
-    add(f'churn: RSS growth KiB ({ch["radios"]} radios x {ch["cycles"]}; '
-        f'median of {len(ch["runs"])} runs)', f'{ch["growth_kib"]:.0f}', '', '< 256',
-        ch['growth_kib'] < 256)
+    cycles = len(ch['runs']) * ch['cycles']
+    add(f'churn: RSS growth KiB over all {cycles} cycles ({ch["radios"]} radios, '
+        f'{len(ch["runs"])} runs)', f'{ch["total_growth_kib"]}', '', f'< {t(256)}',
+        ch['total_growth_kib'] < 256 * k)
     add('churn: RSS growth KiB, each run', ' '.join(f'{x["growth_kib"]}' for x in ch['runs']))
-    add(f'churn: RSS growth KiB over all {len(ch["runs"]) * ch["cycles"]} cycles',
-        f'{ch["total_growth_kib"]}')
     ap = r['airplane']
-    add('airplane on, 64 radios, ms', f'{ap["on_ms"]:.1f}', '', '< 50', ap['on_ms'] < 50)
-    add('airplane off, 64 radios, ms', f'{ap["off_ms"]:.1f}', '', '< 50', ap['off_ms'] < 50)
+    add('airplane on, 64 radios, ms', f'{ap["on_ms"]:.1f}', '', f'< {t(50)}',
+        ap['on_ms'] < 50 * k)
+    add('airplane off, 64 radios, ms', f'{ap["off_ms"]:.1f}', '', f'< {t(50)}',
+        ap['off_ms'] < 50 * k)
     co = r['core']
     add(f'core: instructions/event ({co["events"]} events)', f'{co["per_event"]:.0f}', '',
-        '<= 1500', co['per_event'] <= 1500)
-    _kernel_rows(r, add, out_dir)
+        f'<= {t(1500)}', co['per_event'] <= 1500 * k)
+    _kernel_rows(r, add, out_dir, k)
     return rows
 
 
@@ -109,12 +122,13 @@ def _kernel_figures(out_dir):
     return k, None
 
 
-def _kernel_rows(r, add, out_dir):
+def _kernel_rows(r, add, out_dir, scale):
     """The VM figures of kernel-indicator (tests/bench/kernel): the LED
     at the host's debugcon after a block-all and an unblock-all (judged
-    on p99), and op-5 events under a 64-radio storm."""
+    on p99), and op-5 events under a 64-radio storm.  A run that failed
+    or is missing is a FAIL row: the bench claims these figures."""
     k, why = _kernel_figures(out_dir)
-    failed = False if k else None     # a failed run is a FAIL, a missing one not
+    failed = False
     r['kernel'] = k
     led, storm = (k or {}).get('led'), (k or {}).get('storm')
     if led:
@@ -124,10 +138,10 @@ def _kernel_rows(r, add, out_dir):
             add(f'LED: {name}-all -> debugcon write, median ms ({where}, n={s["n"]})',
                 f'{s["median_ms"]:.1f}')
             add(f'LED: {name}-all -> debugcon write, p99 ms', f'{s["p99_ms"]:.1f}', '',
-                f'< {led["target_ms"]}', s['p99_ms'] < led['target_ms'])
+                f'< {led["target_ms"] * scale:g}', s['p99_ms'] < led['target_ms'] * scale)
     else:
         add('LED: block-all -> debugcon write (VM)', why if k else f'not measured ({why})',
-            '', '< 50', failed)
+            '', f'< {50 * scale:g}', failed)
     if storm:
         add(f'op-5 events/s, {storm["radios"]}-radio storm (VM, {storm["seconds"]:.0f} s)',
             f'{storm["op5_per_s"]:.0f}')

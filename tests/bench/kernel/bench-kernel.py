@@ -216,6 +216,8 @@ def main():
     ap.add_argument('--gap-ms', type=int, default=150)
     ap.add_argument('--storm-seconds', type=int, default=10)
     ap.add_argument('--timeout', type=float, default=900)
+    ap.add_argument('--target-scale', type=float, default=1.0,
+                    help='judge p99 against this many times the target (bench-smoke: 2)')
     args = ap.parse_args()
 
     tap = Tap()
@@ -265,8 +267,9 @@ def evaluate(args, tap, toks, stdout, result):
                          'guest': guest_json(stdout, 'led')}
         for name in ('block', 'unblock'):
             s = result['led'][name]
-            tap.check(s['p99_ms'] < TARGET_MS,
-                      f'LED {name}-all p99 {s["p99_ms"]:.2f} ms < {TARGET_MS} ms '
+            tap.check(s['p99_ms'] < TARGET_MS * args.target_scale,
+                      f'LED {name}-all p99 {s["p99_ms"]:.2f} ms < '
+                      f'{TARGET_MS * args.target_scale:g} ms '
                       f'(median {s["median_ms"]:.2f}, n={s["n"]})')
     else:
         result['errors'].append(f'LED: {errors[0]}' + (f' (+{len(errors) - 1} more)'
