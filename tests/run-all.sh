@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the test dependencies (as root, with apt-get) and runs every test
-# suite but bench.  This is the README's test command and what CI runs.
+# suite but the full bench; bench-smoke (each benchmark figure once,
+# against twice its target) runs with the main build.  This is the
+# README's test command and what CI runs.
 #
 #   sudo tests/run-all.sh               install, build, test everything
 #   tests/run-all.sh --no-install       skip apt-get (packages already there)
