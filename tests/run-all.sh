@@ -8,8 +8,8 @@
 #   tests/run-all.sh --no-install       skip apt-get (packages already there)
 #
 # Three builds: a plain one for all suites, one with ASan+UBSan for the unit
-# suite (UBSan findings fatal), and a clang one that runs the libFuzzer
-# target for FUZZ_SECONDS.
+# suite and most gui tests (UBSan findings fatal), and a clang one that
+# runs the libFuzzer target for FUZZ_SECONDS.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,8 +70,9 @@ run_suites main "$out/main" -Dkernel_tests=enabled -Dsystem_tests=enabled \
 # test.  Both: the compiler flag needs no environment, and halt_on_error
 # covers whatever was built without the flag.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# The gui-sanitize tests run the ASan+UBSan applet too (about 1.5 min).
 run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false \
-  -Dc_args=-fno-sanitize-recover=all -- --suite unit
+  -Dc_args=-fno-sanitize-recover=all -- --suite unit --suite gui-sanitize
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Dkernel_tests=disabled -Db_lundef=false -- --suite fuzz \
