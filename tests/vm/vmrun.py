@@ -34,7 +34,9 @@ kernel console messages cannot tear its lines.  Host binaries land at their
 host path (e.g. /usr/sbin/rfkill), --file at the given path.
 
 Output on stdout is TAP: the guest program's "ok"/"not ok" lines are passed
-through (its own plan is checked and dropped), other guest lines become "#"
+through (its own plan is checked and dropped; with --guest-checks N the
+guest must also report exactly N checks, since a plan printed last only
+counts what ran), other guest lines become "#"
 comments, and vmrun adds its own checks: every module loaded, the guest
 exited 0, dmesg has no BUG/WARNING/Oops/"disagrees about version"/"Unknown
 symbol".  The combined plan is printed last.  Exit status is 0 only when
@@ -445,6 +447,10 @@ def report(args, load, run):
     if guest_plan is not None:
         tap.check(guest_plan == guest_count,
                   f'guest ran its whole plan ({guest_count} of {guest_plan})')
+    if args.guest_checks is not None:
+        tap.check(guest_count == args.guest_checks and guest_plan == guest_count,
+                  f'guest reported the {args.guest_checks} checks the host expects '
+                  f'({guest_count} results, plan {guest_plan})')
     if args.guest_program:
         tap.check(guest_rc == 0, f'guest program exited 0 (rc={guest_rc})')
     else:
@@ -493,6 +499,9 @@ def main():
     ap.add_argument('--guest-program', help='executable run as root in the guest')
     ap.add_argument('--guest-args', default='',
                     help='appended to the guest command line as shell words')
+    ap.add_argument('--guest-checks', type=int, metavar='N',
+                    help='the number of checks the guest must report: its own '
+                    'plan, printed last, only says how many it ran')
     ap.add_argument('--host-binary', action='append', default=[],
                     help='host executable copied with its shared libraries')
     ap.add_argument('--file', action='append', default=[], metavar='SRC[:DEST]')
