@@ -221,6 +221,7 @@ def main():
     args = ap.parse_args()
 
     tap = Tap()
+    os.makedirs(args.out, exist_ok=True)
     out_path = os.path.join(args.out, 'bench-kernel.json')
     if os.path.exists(out_path):
         os.unlink(out_path)     # never leave an older run's figures behind
