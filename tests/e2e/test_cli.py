@@ -136,6 +136,68 @@ chmod "$mode" /dev/rfkill
 dmesg -n 4"""
 
 
+# Runs in the guest after GUEST_RO_SETUP, as root: the CLI writes to the
+# real /dev/rfkill itself, the production path (not the relay's socket).
+# phy1 is blocked by hand first; airplane mode on must block every radio,
+# and off must bring back exactly what was on.  phy1 is unblocked again
+# afterwards, so the relay's scenario starts with every radio on.
+GUEST_RW_PREFIX = "e2e-direct: "
+GUEST_RW_SETUP = r"""dmesg -n 1
+mkdir -p /tmp/rw
+states() {
+  for d in /sys/class/rfkill/rfkill*; do
+    printf '%s=%s ' "$(cat "$d/name")" "$(cat "$d/soft")"
+  done
+}
+soft_by_name() {
+  for d in /sys/class/rfkill/rfkill*; do
+    [ "$(cat "$d/name")" = "$1" ] && echo "$2" >"$d/soft"
+  done
+}
+direct() {
+  (cd /tmp/rw && HOME=/tmp/rw XDG_STATE_HOME=/tmp/rw/state \
+    XDG_CONFIG_HOME=/tmp/rw/config XDG_CACHE_HOME=/tmp/rw/cache \
+    GSETTINGS_BACKEND=memory APPLET "$@" >/tmp/rw/out 2>/tmp/rw/err)
+  echo "PREFIX $* rc $?"
+  sed "s/^/PREFIX $* err /" /tmp/rw/err
+}
+soft_by_name phy1 1
+echo "PREFIX before $(states)"
+direct --airplane on
+echo "PREFIX on $(states)"
+direct --airplane off
+echo "PREFIX off $(states)"
+soft_by_name phy1 0
+dmesg -n 4"""
+
+
+def guest_direct_writes(tap, vm):
+    """The CLI's writes on the real character device: in the guest,
+    `--airplane on` and `off` open /dev/rfkill for writing, write CHANGE
+    events and wait for the kernel to confirm them."""
+    lines = vm.console_lines(GUEST_RW_PREFIX)
+
+    def states(step):
+        found = [l[len(step) + 1:] for l in lines if l.startswith(step + " ")
+                 and "rc " not in l and " err " not in l]
+        return dict(kv.split("=", 1) for kv in (found[0].split() if found else [])
+                    if "=" in kv)
+
+    want_before = {"phy0": "0", "phy1": "1", "hci0": "0"}
+    tap.ok(states("before") == want_before,
+           "guest: phy1 blocked by hand before the CLI runs", f"console: {lines}")
+    for step, want in (("on", {"phy0": "1", "phy1": "1", "hci0": "1"}),
+                       ("off", want_before)):
+        rc = [l for l in lines if l.startswith(f"--airplane {step} rc ")]
+        err = [l for l in lines if l.startswith(f"--airplane {step} err ")]
+        tap.ok(rc == [f"--airplane {step} rc 0"],
+               f"guest: --airplane {step} on the real /dev/rfkill exits 0",
+               f"{rc} {err}")
+        tap.ok(states(step) == want,
+               f"guest: after --airplane {step} the kernel has {want}",
+               f"got {states(step)}; console: {lines}")
+
+
 def guest_read_only_list(tap, vm):
     """The character-device path on the real kernel: the CLI in the guest
     opened /dev/rfkill with read access only, asked for extended events
@@ -165,6 +227,7 @@ def guest_read_only_list(tap, vm):
 
 def scenario(tap, vm, applet, stock):
     guest_read_only_list(tap, vm)
+    guest_direct_writes(tap, vm)
     relay_protocol(tap, vm)
     radios = vm.wait_adds(len(EXPECTED))
     adds = {e["idx"]: e for e in vm.monitor_adds()}
@@ -533,8 +596,10 @@ def main():
         return tap.done()
     modules.append(trigger)
     applet = os.path.abspath(args.applet)
-    setup = GUEST_RO_SETUP.replace("PREFIX ", GUEST_RO_PREFIX) \
-        .replace("APPLET", E2eVm.guest_binary(applet))
+    setup = "\n".join(
+        block.replace("PREFIX ", prefix).replace("APPLET", E2eVm.guest_binary(applet))
+        for block, prefix in ((GUEST_RO_SETUP, GUEST_RO_PREFIX),
+                              (GUEST_RW_SETUP, GUEST_RW_PREFIX)))
     with E2eVm(tap, args.kernel, args.relay, args.acpi_table,
                modules, keep=args.keep, host_binaries=[applet],
                setup=setup) as vm:
