@@ -53,7 +53,7 @@ policy_input_init (PolicyInput *input, RfkManager *self,
       gpointer value;
       RfkPolicyRadio radio;
 
-      if (device->switch_only)
+      if (!rfk_device_takes_part (device))
         continue;  /* airplane mode cannot block it: not the policy's */
       radio = (RfkPolicyRadio) {
         .idx = device->idx, .type = device->type, .soft = device->soft,
@@ -287,7 +287,7 @@ ours_to_watch (RfkManager *self, RfkDevice *device)
 {
   return self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
          && rfk_airplane_policy_counts (self->airplane_types, device->type)
-         && !device->switch_only;
+         && rfk_device_takes_part (device);
 }
 
 /* Only after the initial ADDs: what happened while we were not running

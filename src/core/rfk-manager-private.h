@@ -33,12 +33,17 @@ void rfk_manager_feed_ready (RfkManager *self);
  * caller feeds events with rfk_manager_feed(). */
 void rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket);
 
+/* How long the kernel may take to confirm a write (default 5 s), for
+ * tests that make radios refuse. */
+void rfk_manager_set_confirm_timeout (RfkManager *self, guint ms);
+
 /* ---- internals ---------------------------------------------------------- */
 
 typedef struct _Request Request;
 
 typedef enum {
   REQUEST_SET_BLOCKED,
+  REQUEST_SET_TYPE,       /* every radio of one type (gsd's properties) */
   REQUEST_AIRPLANE_ON,
   REQUEST_AIRPLANE_OFF,
   REQUEST_ENFORCE,        /* ours, no caller: keep airplane mode holding */
@@ -110,6 +115,7 @@ struct _RfkManager
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   guint airplane_ops;     /* airplane requests in flight */
+  guint confirm_timeout_ms;
 };
 
 struct _Request
@@ -121,6 +127,7 @@ struct _Request
   GHashTable *wanted;     /* idx -> GINT_TO_POINTER (soft + 1) */
   guint timeout_source;
   GSource *cancel_source;
+  gboolean refused;       /* timed out on radios that refused */
 };
 
 enum {
@@ -143,6 +150,9 @@ void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
 void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
 void rfk_manager_batch_end (RfkManager *self);
 void rfk_manager_remove_all_devices (RfkManager *self);
+/* device did not reach soft: leave it out until it next changes. */
+void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
+                               gboolean soft);
 void rfk_manager_update_airplane_mode (RfkManager *self);
 /* Adds (sign 1) or takes out (sign -1) device's share of the tallies. */
 void rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign);

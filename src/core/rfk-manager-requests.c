@@ -4,9 +4,12 @@
  * A request completes when the kernel's confirming event comes in, not
  * when write() returns, because another program may change the same
  * radio in between.  Every radio is claimed by at most one request: a
- * newer request for it supersedes the older one, whose write may still
- * land (so what we wrote stays known in self->inflight until the kernel
- * reports that state).
+ * newer request for it takes the radio over from the older one, whose
+ * write may still land (so what we wrote stays known in self->inflight
+ * until the kernel reports that state).  A newer request is judged by
+ * that state, the one the requests before it leave, never by the one the
+ * kernel last confirmed: requests take effect in the order they came
+ * (RULES.md).
  */
 #include "config.h"
 
@@ -16,8 +19,6 @@
 
 #include "rfk-transport.h"
 
-/* How long the kernel may take to confirm a change. */
-#define CONFIRM_TIMEOUT_MS 5000
 /* A relay that never sends status packets must not make us hoard. */
 #define MAX_STATUS_WAITERS 64
 
@@ -84,7 +85,9 @@ rfk_request_finish (Request *request, GError *error)
   if (kind == REQUEST_AIRPLANE_ON || kind == REQUEST_AIRPLANE_OFF)
     self->airplane_ops--;
 
-  if (kind == REQUEST_AIRPLANE_OFF && error == NULL)
+  /* Radios that refused are left out: the others are restored, so the
+   * list is spent all the same. */
+  if (kind == REQUEST_AIRPLANE_OFF && (error == NULL || request->refused))
     {
       rfk_manager_airplane_finished (self, kind);
       if (rfk_manager_compute_airplane_mode (self, NULL))
@@ -129,19 +132,74 @@ request_forget_inflight (Request *request)
     g_hash_table_remove (request->self->inflight, key);
 }
 
+/* A socket peer that has not even answered our writes is hung: that is
+ * the device's fault, not the radios'. */
+static gboolean
+request_awaits_status (Request *request)
+{
+  RfkManager *self = request->self;
+
+  for (GList *l = self->status_waiters.head; l != NULL; l = l->next)
+    if (GPOINTER_TO_UINT (l->data) == request->id)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+compare_idx (gconstpointer a, gconstpointer b)
+{
+  guint ia = GPOINTER_TO_UINT (a), ib = GPOINTER_TO_UINT (b);
+
+  return ia < ib ? -1 : ia > ib;
+}
+
+/* The kernel took our writes but the radios still waited for did not
+ * change: their drivers refused (the kernel then restores the old state
+ * and sends no event).  Each is named, and left out until it changes. */
+static GError *
+request_refusal_error (Request *request)
+{
+  RfkManager *self = request->self;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GList) keys = g_hash_table_get_keys (request->wanted);
+  g_autofree char *message = NULL;
+
+  keys = g_list_sort (keys, compare_idx);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      RfkDevice *device = g_hash_table_lookup (self->devices, l->data);
+      gboolean soft = GPOINTER_TO_INT (g_hash_table_lookup (request->wanted,
+                                                            l->data)) - 1;
+
+      if (device == NULL)
+        continue;
+      rfk_manager_mark_refused (self, device, soft);
+      g_ptr_array_add (lines, rfk_device_dup_refusal (device));
+    }
+  g_ptr_array_add (lines, NULL);
+  request->refused = TRUE;
+  message = g_strjoinv ("; ", (char **) lines->pdata);
+  return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_TIMED_OUT, message);
+}
+
 static gboolean
 request_timeout_cb (gpointer user_data)
 {
   Request *request = user_data;
+  RfkManager *self = request->self;
+  GError *error;
 
   request->timeout_source = 0;
   request_forget_inflight (request);
-  rfk_request_finish (request,
-                      g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                                   _("%s did not confirm the change within "
-                                     "%d seconds"),
-                                   request->self->device_path,
-                                   CONFIRM_TIMEOUT_MS / 1000));
+  if (request_awaits_status (request))
+    error = g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                         _("%s did not confirm the change within %d "
+                           "seconds"),
+                         self->device_path,
+                         (int) MAX (1, self->confirm_timeout_ms / 1000));
+  else
+    error = request_refusal_error (request);
+  rfk_request_finish (request, error);
   return G_SOURCE_REMOVE;
 }
 
@@ -201,11 +259,18 @@ request_claim (Request *request, guint32 idx, gboolean soft)
 
       g_hash_table_remove (previous->wanted, key);
       g_hash_table_remove (self->claims, key);
-      rfk_request_finish (previous,
-                          g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       _("Superseded by a newer request for "
-                                         "%s"),
-                                       device ? device->name : "?"));
+      /* A request for one radio is undone by the newer one.  A request
+       * for several (airplane mode, a type) took effect for this radio
+       * too; it goes on waiting for the others and completes as done. */
+      if (previous->kind == REQUEST_SET_BLOCKED)
+        rfk_request_finish (previous,
+                            g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                         _("Superseded by a newer request "
+                                           "for %s"),
+                                         device ? device->name : "?"));
+      else if (g_hash_table_size (previous->wanted) == 0
+               && previous->timeout_source != 0)
+        rfk_request_finish (previous, NULL);
     }
   g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
   g_hash_table_insert (self->claims, key, request);
@@ -318,7 +383,7 @@ rfk_request_commit (Request *request)
       rfk_request_finish (request, NULL);
       return;
     }
-  request->timeout_source = g_timeout_add (CONFIRM_TIMEOUT_MS,
+  request->timeout_source = g_timeout_add (request->self->confirm_timeout_ms,
                                            request_timeout_cb, request);
 }
 

@@ -87,7 +87,7 @@ rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
   if (device_switch_blocked (device))
     self->n_switch_blocked += sign;
   if (!rfk_airplane_policy_counts (self->airplane_types, device->type)
-      || device->switch_only)
+      || !rfk_device_takes_part (device))
     return;
   self->n_counted += sign;
   if (!device->soft && !device->hard)
@@ -130,7 +130,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
           RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
           if (rfk_airplane_policy_counts (self->airplane_types, device->type)
-              && !device->switch_only
+              && rfk_device_takes_part (device)
               && !device_counts_blocked (self, device))
             unblocked++;
         }
@@ -180,6 +180,17 @@ remove_device (RfkManager *self, RfkDevice *device)
   g_signal_emit (self, signals[SIGNAL_DEVICE_REMOVED], 0, device);
   device_free (device);
   rfk_request_check_confirmed (self, idx, NULL);
+}
+
+void
+rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
+                          gboolean soft)
+{
+  rfk_manager_tally (self, device, -1);
+  device->refused = TRUE;
+  device->refused_soft = soft;
+  rfk_manager_tally (self, device, 1);
+  g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
 }
 
 void
@@ -244,6 +255,8 @@ handle_change (RfkManager *self, const RfkEvent *event)
   if (before.soft == device->soft && before.hard == device->hard
       && before.hard_reasons == device->hard_reasons)
     return;
+  /* A radio that refused takes part again once it changes. */
+  device->refused = FALSE;
   rfk_manager_tally (self, &before, -1);
   rfk_manager_tally (self, device, 1);
 
@@ -379,6 +392,13 @@ rfk_manager_feed_ready (RfkManager *self)
 }
 
 void
+rfk_manager_set_confirm_timeout (RfkManager *self, guint ms)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  self->confirm_timeout_ms = ms;
+}
+
+void
 rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));
@@ -474,6 +494,7 @@ rfk_manager_init (RfkManager *self)
   self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
+  self->confirm_timeout_ms = 5000;
   g_queue_init (&self->status_waiters);
 }
 
@@ -601,10 +622,73 @@ rfk_manager_set_blocked_finish (RfkManager *self, GAsyncResult *result,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+void
+rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
+                                    gboolean blocked,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  Request *request;
+
+  g_return_if_fail (RFK_IS_MANAGER (self));
+
+  if (self->state != RFK_MANAGER_STATE_READY)
+    {
+      g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
+                                           user_data);
+
+      g_task_set_source_tag (task, rfk_manager_set_type_blocked_async);
+      check_ready (self, task);
+      return;
+    }
+
+  request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
+                             user_data, rfk_manager_set_type_blocked_async);
+  /* A copy: a failed write finishes the request, whose callback may
+   * change the model under the loop. */
+  g_autoptr (GPtrArray) devices = g_ptr_array_copy (self->sorted, NULL,
+                                                    NULL);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (device->type == type
+          && !rfk_request_want (request, device, blocked != FALSE))
+        return;
+    }
+  rfk_request_commit (request);
+}
+
+gboolean
+rfk_manager_set_type_blocked_finish (RfkManager *self, GAsyncResult *result,
+                                     GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 gboolean
 rfk_manager_get_airplane_mode (RfkManager *self)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  return self->airplane_mode;
+}
+
+gboolean
+rfk_manager_get_airplane_mode_wanted (RfkManager *self)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  /* Airplane requests supersede one another: at most one is live. */
+  for (GList *l = self->requests; l != NULL; l = l->next)
+    {
+      Request *request = l->data;
+
+      if (request->kind == REQUEST_AIRPLANE_ON)
+        return TRUE;
+      if (request->kind == REQUEST_AIRPLANE_OFF)
+        return FALSE;
+    }
   return self->airplane_mode;
 }
 
