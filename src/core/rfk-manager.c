@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rfk-identity.h"
+#include "rfk-refusals.h"
 #include "rfk-transport.h"
 
 guint rfk_manager_signals[N_SIGNALS];
@@ -186,10 +187,15 @@ void
 rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
                           gboolean soft)
 {
+  g_autofree char *key = rfk_device_dup_key (device);
+
   rfk_manager_tally (self, device, -1);
   device->refused = TRUE;
   device->refused_soft = soft;
   rfk_manager_tally (self, device, 1);
+  /* For the next run of the CLI or the applet, until it changes. */
+  if (!self->read_only)
+    rfk_refusals_set (key, TRUE, device->soft);
   g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
 }
 
@@ -212,6 +218,22 @@ apply_state (RfkDevice *device, const RfkEvent *event)
                            ? event->hard_reasons : 0;
 }
 
+/* A radio that refused in an earlier run and has not changed since is
+ * still left out; one that changed takes part again. */
+static void
+note_refusal (RfkManager *self, RfkDevice *device)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  if (rfk_refusals_lookup (key, device->soft))
+    {
+      device->refused = TRUE;
+      device->refused_soft = !device->soft;
+    }
+  else if (!self->read_only)
+    rfk_refusals_set (key, FALSE, FALSE);
+}
+
 static void
 handle_add (RfkManager *self, const RfkEvent *event)
 {
@@ -229,6 +251,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->device_path = rfk_identity_read_device_path (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
   apply_state (device, event);
+  note_refusal (self, device);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);
   insert_sorted (self->sorted, device);
@@ -256,6 +279,12 @@ handle_change (RfkManager *self, const RfkEvent *event)
       && before.hard_reasons == device->hard_reasons)
     return;
   /* A radio that refused takes part again once it changes. */
+  if (device->refused && !self->read_only)
+    {
+      g_autofree char *key = rfk_device_dup_key (device);
+
+      rfk_refusals_set (key, FALSE, FALSE);
+    }
   device->refused = FALSE;
   rfk_manager_tally (self, &before, -1);
   rfk_manager_tally (self, device, 1);

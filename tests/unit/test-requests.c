@@ -121,6 +121,14 @@ test_refusing_radio_is_named_and_left_out (Fixture *f, gconstpointer data)
   g_assert_true (rfk_manager_lookup (f->manager, slider)->refused);
   g_assert_true (test_store_is_active ());
 
+  /* The CLI is a program of its own, and the applet restarts: the
+   * refusal outlives the process that saw it. */
+  g_clear_object (&f->manager);
+  f->manager = fixture_start_manager (f);
+  g_assert_true (rfk_manager_lookup (f->manager, slider)->refused);
+  g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_true (test_store_is_active ());
+
   g_assert_true (test_set_airplane (f->manager, FALSE, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (fixture_soft_states (f), ==,
@@ -131,6 +139,9 @@ test_refusing_radio_is_named_and_left_out (Fixture *f, gconstpointer data)
   /* It counts again once it changes. */
   fake_rfkill_set_soft (f->fake, slider, TRUE);
   test_settle (50);
+  g_assert_false (rfk_manager_lookup (f->manager, slider)->refused);
+  g_clear_object (&f->manager);
+  f->manager = fixture_start_manager (f);
   g_assert_false (rfk_manager_lookup (f->manager, slider)->refused);
 }
 
