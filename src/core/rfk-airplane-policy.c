@@ -75,7 +75,9 @@ rfk_airplane_policy_in_force (const RfkPolicyRadio *radios, guint n_radios,
       if (!rfk_airplane_policy_counts (counted_types, r->type))
         continue;
       counted++;
-      if (!r->soft && !r->hard && r->writing != 1)
+      /* Where our writes in flight leave it: requests take effect in
+       * the order they came. */
+      if (!effective_soft (r) && !r->hard)
         return FALSE;
     }
   return counted > 0;

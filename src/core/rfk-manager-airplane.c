@@ -319,10 +319,15 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
   /* What we wrote ourselves is no one else's sweep. */
   if (soft_before != device->soft && !ours)
     {
+      self->others_in_batch = TRUE;
       gint64 now = g_get_monotonic_time ();
 
-      if (now - self->sweep_last_change > SWEEP_MS * G_TIME_SPAN_MILLISECOND)
+      /* One batch is never split into two sweeps. */
+      if (!self->sweep_in_batch
+          && now - self->sweep_last_change
+               > self->timing.sweep_ms * G_TIME_SPAN_MILLISECOND)
         g_hash_table_remove_all (self->sweep_before);  /* a new sweep */
+      self->sweep_in_batch = TRUE;
       self->sweep_last_change = now;
       if (!g_hash_table_contains (self->sweep_before, key))
         g_hash_table_insert (self->sweep_before, key,
@@ -408,12 +413,22 @@ ended_settled (gpointer data)
  */
 #define FLAP_QUIET_MS 20
 
+void
+rfk_manager_airplane_init_timing (RfkManager *self)
+{
+  self->timing.sweep_ms = SWEEP_MS;
+  self->timing.ended_settle_ms = ENDED_SETTLE_MS;
+  self->timing.flap_quiet_ms = FLAP_QUIET_MS;
+  self->timing.confirm_ms = 5000;
+}
+
 static gboolean
 flap_settled (gpointer data)
 {
   RfkManager *self = data;
   gint64 now = g_get_monotonic_time ();
-  gint64 quiet_until = self->sweep_last_change + FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
+  gint64 quiet_until = self->sweep_last_change
+                       + self->timing.flap_quiet_ms * G_GINT64_CONSTANT (1000);
 
   self->flap_source = 0;
   if (now < quiet_until)
@@ -446,7 +461,7 @@ flapping (RfkManager *self)
 {
   return self->flap_source != 0
          || g_get_monotonic_time () - self->last_decision_us
-              < FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
+              < self->timing.flap_quiet_ms * G_GINT64_CONSTANT (1000);
 }
 
 void
@@ -455,6 +470,15 @@ rfk_manager_airplane_batch_end (RfkManager *self)
   gboolean ended = self->ended_in_batch, entered = self->entered_in_batch;
 
   self->ended_in_batch = self->entered_in_batch = FALSE;
+  self->sweep_in_batch = FALSE;
+  if (!self->others_in_batch && ended && !self->airplane_mode)
+    {
+      /* Our own request turned a radio on: airplane mode ended by hand.
+       * Its list no longer holds; nothing is switched back. */
+      ended = FALSE;
+      rfk_manager_airplane_drop_stale (self);
+    }
+  self->others_in_batch = FALSE;
   if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
     {
       gboolean settling = self->ended_settle_source != 0;
@@ -464,7 +488,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
           /* The deferred decision covers what the settle would do. */
           g_clear_handle_id (&self->ended_settle_source, g_source_remove);
           if (self->flap_source == 0)
-            self->flap_source = g_timeout_add (FLAP_QUIET_MS, flap_settled,
+            self->flap_source = g_timeout_add (self->timing.flap_quiet_ms, flap_settled,
                                                self);
         }
       else if ((ended || settling) && !self->airplane_mode)
@@ -477,7 +501,8 @@ rfk_manager_airplane_batch_end (RfkManager *self)
             }
           else if (!settling)
             self->ended_settle_source =
-              g_timeout_add (ENDED_SETTLE_MS, ended_settled, self);
+              g_timeout_add (self->timing.ended_settle_ms,
+                             ended_settled, self);
         }
       else if (entered && self->airplane_mode
                && g_hash_table_size (self->sweep_before) > 0)
@@ -492,6 +517,24 @@ rfk_manager_airplane_batch_end (RfkManager *self)
   /* sweep_before lives on for the rest of the sweep. */
   /* Radios we now keep off count as blocked already. */
   rfk_manager_update_airplane_mode (self);
+}
+
+void
+rfk_manager_airplane_drop_stale (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = NULL;
+  g_autoptr (RfkAirplaneStore) empty = NULL;
+  guint unblocked;
+
+  if (self->airplane_ops > 0
+      || rfk_manager_compute_airplane_mode (self, &unblocked)
+      || unblocked == 0)
+    return;
+  store = load_store (self, NULL);
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  empty = rfk_airplane_store_new ();
+  save_store (self, empty);
 }
 
 /* The counted types changed while airplane mode held: it still holds,

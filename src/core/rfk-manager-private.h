@@ -37,6 +37,18 @@ void rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket);
  * tests that make radios refuse. */
 void rfk_manager_set_confirm_timeout (RfkManager *self, guint ms);
 
+/* The windows of rfk-manager-airplane.c, for tests that check the rules
+ * on many interleavings without waiting for the clock: with 0, every
+ * batch is a sweep of its own and decisions about other programs are
+ * taken at the batch's end (or the next main-loop turn). */
+typedef struct {
+  guint sweep_ms;         /* changes this close are one sweep */
+  guint ended_settle_ms;  /* the rest of an "everything on" may follow */
+  guint flap_quiet_ms;    /* decisions this close wait for quiet */
+  guint confirm_ms;       /* the kernel confirms a write within */
+} RfkManagerTiming;
+void rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing);
+
 /* ---- internals ---------------------------------------------------------- */
 
 typedef struct _Request Request;
@@ -115,7 +127,13 @@ struct _RfkManager
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   guint airplane_ops;     /* airplane requests in flight */
-  guint confirm_timeout_ms;
+  RfkManagerTiming timing;
+  gboolean sweep_in_batch;    /* the current batch already swept */
+  /* The current batch holds a change that is not ours (another
+   * program's, a switch's, a radio added): only then are airplane-mode
+   * decisions about other programs taken.  Ours alone ending airplane
+   * mode is the user's request, which no decision may undo. */
+  gboolean others_in_batch;
 };
 
 struct _Request
@@ -199,5 +217,9 @@ void rfk_manager_airplane_radio_changed (RfkManager *self,
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_types_changed (RfkManager *self);
+void rfk_manager_airplane_init_timing (RfkManager *self);
+/* After a refusal: a list whose airplane mode no longer holds while a
+ * radio is on is dropped, as when the user switched radios by hand. */
+void rfk_manager_airplane_drop_stale (RfkManager *self);
 
 G_END_DECLS

@@ -196,10 +196,13 @@ request_timeout_cb (gpointer user_data)
                          _("%s did not confirm the change within %d "
                            "seconds"),
                          self->device_path,
-                         (int) MAX (1, self->confirm_timeout_ms / 1000));
+                         (int) MAX (1, self->timing.confirm_ms / 1000));
   else
     error = request_refusal_error (request);
+  g_object_ref (self);
   rfk_request_finish (request, error);
+  rfk_manager_airplane_drop_stale (self);
+  g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -383,7 +386,7 @@ rfk_request_commit (Request *request)
       rfk_request_finish (request, NULL);
       return;
     }
-  request->timeout_source = g_timeout_add (request->self->confirm_timeout_ms,
+  request->timeout_source = g_timeout_add (request->self->timing.confirm_ms,
                                            request_timeout_cb, request);
 }
 

@@ -258,6 +258,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   rfk_manager_tally (self, device, 1);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_ADDED], 0, device);
+  self->others_in_batch = TRUE;
   rfk_manager_airplane_radio_added (self, device);
   rfk_manager_update_airplane_mode (self);
 }
@@ -291,8 +292,11 @@ handle_change (RfkManager *self, const RfkEvent *event)
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
   if (before.hard != device->hard)
-    g_signal_emit (self, signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0, device,
-                   device->hard);
+    {
+      self->others_in_batch = TRUE;
+      g_signal_emit (self, signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0,
+                     device, device->hard);
+    }
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
   ours = device != NULL
@@ -424,7 +428,14 @@ void
 rfk_manager_set_confirm_timeout (RfkManager *self, guint ms)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));
-  self->confirm_timeout_ms = ms;
+  self->timing.confirm_ms = ms;
+}
+
+void
+rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  self->timing = *timing;
 }
 
 void
@@ -523,7 +534,7 @@ rfk_manager_init (RfkManager *self)
   self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
-  self->confirm_timeout_ms = 5000;
+  rfk_manager_airplane_init_timing (self);
   g_queue_init (&self->status_waiters);
 }
 
