@@ -469,15 +469,14 @@ rfk_manager_airplane_batch_end (RfkManager *self)
 {
   gboolean ended = self->ended_in_batch, entered = self->entered_in_batch;
 
+  gboolean swept = self->sweep_in_batch;
+
   self->ended_in_batch = self->entered_in_batch = FALSE;
   self->sweep_in_batch = FALSE;
-  if (!self->others_in_batch && ended && !self->airplane_mode)
-    {
-      /* Our own request turned a radio on: airplane mode ended by hand.
-       * Its list no longer holds; nothing is switched back. */
-      ended = FALSE;
-      rfk_manager_airplane_drop_stale (self);
-    }
+  /* Our own requests alone: what they do to airplane mode was decided
+   * when they came (rfk_manager_airplane_request_begin ()). */
+  if (!self->others_in_batch)
+    ended = entered = FALSE;
   self->others_in_batch = FALSE;
   if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
     {
@@ -504,7 +503,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
               g_timeout_add (self->timing.ended_settle_ms,
                              ended_settled, self);
         }
-      else if (entered && self->airplane_mode
+      else if (entered && self->airplane_mode && swept
                && g_hash_table_size (self->sweep_before) > 0)
         {
           self->last_decision_us = g_get_monotonic_time ();
@@ -519,22 +518,56 @@ rfk_manager_airplane_batch_end (RfkManager *self)
   rfk_manager_update_airplane_mode (self);
 }
 
+/* Airplane mode by where our writes in flight leave the radios. */
+gboolean
+rfk_manager_airplane_wanted (RfkManager *self)
+{
+  g_auto (PolicyInput) input = { NULL };
+
+  policy_input_init (&input, self, FALSE);
+  return rfk_airplane_policy_in_force ((RfkPolicyRadio *) input.radios->data,
+                                       input.radios->len,
+                                       self->airplane_types);
+}
+
+static void
+forget_list (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplaneStore) empty = NULL;
+
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  empty = rfk_airplane_store_new ();
+  save_store (self, empty);
+}
+
+gboolean
+rfk_manager_airplane_request_begin (RfkManager *self)
+{
+  return rfk_manager_airplane_wanted (self);
+}
+
+/* A request of ours that switches a radio on while airplane mode holds
+ * ends it by hand, at once: a request after it (even "off") goes by
+ * that, whenever the kernel's answers come. */
+void
+rfk_manager_airplane_request_end (RfkManager *self, gboolean held_before)
+{
+  if (held_before && !rfk_manager_airplane_wanted (self))
+    forget_list (self);
+}
+
 void
 rfk_manager_airplane_drop_stale (RfkManager *self)
 {
-  g_autoptr (RfkAirplaneStore) store = NULL;
-  g_autoptr (RfkAirplaneStore) empty = NULL;
   guint unblocked;
 
   if (self->airplane_ops > 0
       || rfk_manager_compute_airplane_mode (self, &unblocked)
       || unblocked == 0)
     return;
-  store = load_store (self, NULL);
-  if (store == NULL || !store->active || store->corrupt_copy != NULL)
-    return;
-  empty = rfk_airplane_store_new ();
-  save_store (self, empty);
+  forget_list (self);
 }
 
 /* The counted types changed while airplane mode held: it still holds,

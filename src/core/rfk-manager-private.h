@@ -221,5 +221,11 @@ void rfk_manager_airplane_init_timing (RfkManager *self);
 /* After a refusal: a list whose airplane mode no longer holds while a
  * radio is on is dropped, as when the user switched radios by hand. */
 void rfk_manager_airplane_drop_stale (RfkManager *self);
+/* Airplane mode as our writes in flight will leave it. */
+gboolean rfk_manager_airplane_wanted (RfkManager *self);
+/* Around a request for single radios: begin returns what end needs. */
+gboolean rfk_manager_airplane_request_begin (RfkManager *self);
+void rfk_manager_airplane_request_end (RfkManager *self,
+                                       gboolean held_before);
 
 G_END_DECLS

@@ -376,11 +376,35 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
 
 /* Call after the last want: finishes at once if nothing was written,
  * otherwise starts the confirmation timeout. */
+/* Writes of a request that was superseded as a whole (an airplane
+ * request by the next) may still land, and nobody waits for them any
+ * more: the airplane request now sent waits for them too, so that a
+ * radio that refuses is found out whichever request wrote to it. */
+static void
+request_adopt_orphans (Request *request)
+{
+  RfkManager *self = request->self;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->inflight);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (self->claims, key)
+        && g_hash_table_contains (self->devices, key))
+      {
+        g_hash_table_insert (request->wanted, key, value);
+        g_hash_table_insert (self->claims, key, request);
+      }
+}
+
 void
 rfk_request_commit (Request *request)
 {
   if (!request_is_live (request->self, request))
     return;
+  if (request->kind == REQUEST_AIRPLANE_ON
+      || request->kind == REQUEST_AIRPLANE_OFF)
+    request_adopt_orphans (request);
   if (g_hash_table_size (request->wanted) == 0)
     {
       rfk_request_finish (request, NULL);

@@ -631,6 +631,7 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
 {
   RfkDevice *device;
   Request *request;
+  gboolean held;
 
   g_return_if_fail (RFK_IS_MANAGER (self));
 
@@ -647,11 +648,13 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
       return;
     }
 
+  held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_BLOCKED, cancellable,
                              callback, user_data,
                              rfk_manager_set_blocked_async);
   if (rfk_request_want (request, device, blocked != FALSE))
     rfk_request_commit (request);
+  rfk_manager_airplane_request_end (self, held);
 }
 
 gboolean
@@ -669,7 +672,11 @@ rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
                                     GAsyncReadyCallback callback,
                                     gpointer user_data)
 {
+  /* A copy: a failed write finishes the request, whose callback may
+   * change the model under the loop. */
+  g_autoptr (GPtrArray) devices = NULL;
   Request *request;
+  gboolean held;
 
   g_return_if_fail (RFK_IS_MANAGER (self));
 
@@ -683,21 +690,24 @@ rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
       return;
     }
 
+  held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
                              user_data, rfk_manager_set_type_blocked_async);
-  /* A copy: a failed write finishes the request, whose callback may
-   * change the model under the loop. */
-  g_autoptr (GPtrArray) devices = g_ptr_array_copy (self->sorted, NULL,
-                                                    NULL);
+  devices = g_ptr_array_copy (self->sorted, NULL, NULL);
   for (guint i = 0; i < devices->len; i++)
     {
       RfkDevice *device = g_ptr_array_index (devices, i);
 
       if (device->type == type
           && !rfk_request_want (request, device, blocked != FALSE))
-        return;
+        {
+          request = NULL;  /* finished with the write's error */
+          break;
+        }
     }
-  rfk_request_commit (request);
+  if (request != NULL)
+    rfk_request_commit (request);
+  rfk_manager_airplane_request_end (self, held);
 }
 
 gboolean
@@ -719,17 +729,7 @@ gboolean
 rfk_manager_get_airplane_mode_wanted (RfkManager *self)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
-  /* Airplane requests supersede one another: at most one is live. */
-  for (GList *l = self->requests; l != NULL; l = l->next)
-    {
-      Request *request = l->data;
-
-      if (request->kind == REQUEST_AIRPLANE_ON)
-        return TRUE;
-      if (request->kind == REQUEST_AIRPLANE_OFF)
-        return FALSE;
-    }
-  return self->airplane_mode;
+  return rfk_manager_airplane_wanted (self);
 }
 
 void

@@ -83,8 +83,8 @@ gboolean rfk_manager_set_type_blocked_finish (RfkManager *self,
  * when the kernel confirmed.  The policy is rfk-airplane-policy.h.
  */
 gboolean rfk_manager_get_airplane_mode (RfkManager *self);
-/* What airplane mode will be once the airplane request in flight, if
- * any, is done: what a toggle toggles from. */
+/* What airplane mode will be once our writes in flight are done: what
+ * a toggle toggles from. */
 gboolean rfk_manager_get_airplane_mode_wanted (RfkManager *self);
 void rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
                                           GCancellable *cancellable,
