@@ -215,10 +215,12 @@ plan_block (RfkPolicyEvent event, const RfkPolicyRadio *radios,
         }
     }
 
-  /* A list already on disk is saved again only when it grew. */
+  /* A list already on disk is saved again only when it grew.  A new one
+   * is saved even when every radio is off already: off must then leave
+   * them off, not turn on radios that were off before. */
   if (any_target)
     block_targets (plan, radios, n_radios, target, counted_types, store);
-  if (extend ? list_changed : any_target)
+  if (extend ? list_changed : (any_target || event == RFK_POLICY_ON))
     plan->save = store;
   else
     rfk_airplane_store_free (store);

@@ -238,7 +238,10 @@ rfk_manager_airplane_finished (RfkManager *self, RequestKind kind)
   g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
 
   if (kind == REQUEST_AIRPLANE_OFF)
-    save_store (self, empty);  /* restored: forget */
+    {
+      save_store (self, empty);  /* restored: forget */
+      g_hash_table_remove_all (self->newcomers);
+    }
 }
 
 /* Whatever happened while none of our programs ran belongs to the user:
@@ -295,7 +298,13 @@ ours_to_watch (RfkManager *self, RfkDevice *device)
 void
 rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device)
 {
+  g_autoptr (RfkAirplaneStore) store = NULL;
+
   if (!ours_to_watch (self, device) || !holds_for_others (self, device))
+    return;
+  /* Only our airplane mode keeps newcomers off. */
+  store = load_store (self, NULL);
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
   /* The kernel started it blocked (the global state we set); its saved
    * state may still turn it on (systemd-rfkill, after udev). */
@@ -333,8 +342,9 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
         g_hash_table_insert (self->sweep_before, key,
                              GINT_TO_POINTER (soft_before + 1));
     }
+  /* Our own request turning it on is the user's, not its saved state. */
   if (soft_before && !device->soft
-      && g_hash_table_remove (self->newcomers, key)
+      && g_hash_table_remove (self->newcomers, key) && !ours
       && ours_to_watch (self, device) && holds_for_others (self, device))
     keep_newcomer_off (self, device);
 }
@@ -530,8 +540,8 @@ rfk_manager_airplane_wanted (RfkManager *self)
                                        self->airplane_types);
 }
 
-static void
-forget_list (RfkManager *self)
+void
+rfk_manager_airplane_forget_list (RfkManager *self)
 {
   g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
   g_autoptr (RfkAirplaneStore) empty = NULL;
@@ -540,6 +550,7 @@ forget_list (RfkManager *self)
     return;
   empty = rfk_airplane_store_new ();
   save_store (self, empty);
+  g_hash_table_remove_all (self->newcomers);
 }
 
 gboolean
@@ -555,7 +566,7 @@ void
 rfk_manager_airplane_request_end (RfkManager *self, gboolean held_before)
 {
   if (held_before && !rfk_manager_airplane_wanted (self))
-    forget_list (self);
+    rfk_manager_airplane_forget_list (self);
 }
 
 void
@@ -567,7 +578,7 @@ rfk_manager_airplane_drop_stale (RfkManager *self)
       || rfk_manager_compute_airplane_mode (self, &unblocked)
       || unblocked == 0)
     return;
-  forget_list (self);
+  rfk_manager_airplane_forget_list (self);
 }
 
 /* The counted types changed while airplane mode held: it still holds,

@@ -59,6 +59,7 @@ typedef enum {
   REQUEST_AIRPLANE_ON,
   REQUEST_AIRPLANE_OFF,
   REQUEST_ENFORCE,        /* ours, no caller: keep airplane mode holding */
+  REQUEST_ORPHANS,        /* ours, no caller: writes nobody waits for */
 } RequestKind;
 
 struct _RfkManager
@@ -124,6 +125,9 @@ struct _RfkManager
   /* What we last wrote per radio until the kernel reports that state:
    * a superseded request's write still lands, so it must be known. */
   GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
+  /* Our state-changing writes per idx not yet seen as events
+   * (rfk_request_note_write ()). */
+  GHashTable *written;
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   guint airplane_ops;     /* airplane requests in flight */
@@ -200,9 +204,16 @@ void rfk_request_check_confirmed (RfkManager *self, guint32 idx,
                                   RfkDevice *device);
 void rfk_request_status (RfkManager *self, int status);
 void rfk_requests_fail_all (RfkManager *self, const char *message);
-void rfk_requests_supersede_airplane (RfkManager *self);
+gboolean rfk_requests_supersede_airplane (RfkManager *self);
+/* Writes still in flight that no request waits for any more (their
+ * request was superseded and the next one failed at once) get a request
+ * of their own, so that a radio that refuses is still found out. */
+void rfk_requests_adopt_orphans (RfkManager *self);
 void rfk_requests_free_all (RfkManager *self);
 gboolean rfk_request_is_enforcing (RfkManager *self, guint32 idx);
+void rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft);
+gboolean rfk_request_take_ours (RfkManager *self, guint32 idx,
+                                gboolean soft);
 
 /* rfk-manager-airplane.c */
 void rfk_manager_airplane_start (RfkManager *self, Request *request,
@@ -221,6 +232,8 @@ void rfk_manager_airplane_init_timing (RfkManager *self);
 /* After a refusal: a list whose airplane mode no longer holds while a
  * radio is on is dropped, as when the user switched radios by hand. */
 void rfk_manager_airplane_drop_stale (RfkManager *self);
+/* The list is spent: an active one is replaced by an empty one. */
+void rfk_manager_airplane_forget_list (RfkManager *self);
 /* Airplane mode as our writes in flight will leave it. */
 gboolean rfk_manager_airplane_wanted (RfkManager *self);
 /* Around a request for single radios: begin returns what end needs. */

@@ -129,7 +129,10 @@ request_forget_inflight (Request *request)
 
   g_hash_table_iter_init (&iter, request->wanted);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_hash_table_remove (request->self->inflight, key);
+    {
+      g_hash_table_remove (request->self->inflight, key);
+      g_hash_table_remove (request->self->written, key);
+    }
 }
 
 /* A socket peer that has not even answered our writes is hung: that is
@@ -228,7 +231,7 @@ rfk_request_new (RfkManager *self, RequestKind kind,
   request->id = ++self->next_request_id;
   request->kind = kind;
   request->wanted = g_hash_table_new (NULL, NULL);
-  if (kind != REQUEST_ENFORCE)
+  if (kind != REQUEST_ENFORCE && kind != REQUEST_ORPHANS)
     {
       request->task = g_task_new (self, cancellable, callback, user_data);
       g_task_set_source_tag (request->task, source_tag);
@@ -277,6 +280,44 @@ request_claim (Request *request, guint32 idx, gboolean soft)
     }
   g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
   g_hash_table_insert (self->claims, key, request);
+}
+
+/* Our writes to idx that change its state, not yet seen as events.  The
+ * kernel carries writes out in order and reports only real changes, and
+ * we write only what differs from where the earlier writes leave a radio,
+ * so the states to come alternate: the first one and a count say it all,
+ * stored as (count << 1 | first). */
+void
+rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft)
+{
+  gpointer key = GUINT_TO_POINTER (idx);
+  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
+  guint count = coded >> 1;
+
+  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
+  coded = count == 0 ? (1u << 1 | (soft != 0)) : ((count + 1) << 1
+                                                   | (coded & 1));
+  g_hash_table_insert (self->written, key, GUINT_TO_POINTER (coded));
+}
+
+/* The kernel reports idx in state soft: TRUE if it is the next of our
+ * writes to land (then it is taken off the list).  On, then off before
+ * the first answer, gives two events, both ours. */
+gboolean
+rfk_request_take_ours (RfkManager *self, guint32 idx, gboolean soft)
+{
+  gpointer key = GUINT_TO_POINTER (idx);
+  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
+  guint count = coded >> 1;
+
+  if (count == 0 || (coded & 1) != (soft != 0))
+    return FALSE;
+  if (count == 1)
+    g_hash_table_remove (self->written, key);
+  else
+    g_hash_table_insert (self->written, key,
+                         GUINT_TO_POINTER ((count - 1) << 1 | !(coded & 1)));
+  return TRUE;
 }
 
 /* Sends one request.  FALSE if it failed (request finished with it). */
@@ -338,7 +379,7 @@ rfk_request_want (Request *request, RfkDevice *device, gboolean soft)
   event = rfk_event_change (device->idx, device->type, soft);
   if (!request_write (request, &event))
     return FALSE;
-  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
+  rfk_request_note_write (self, device->idx, soft);
   return TRUE;
 }
 
@@ -355,8 +396,7 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
                                                  RfkPolicyExpect, i);
 
       request_claim (request, e->idx, e->soft);
-      g_hash_table_insert (self->inflight, GUINT_TO_POINTER (e->idx),
-                           GINT_TO_POINTER (e->soft + 1));
+      rfk_request_note_write (self, e->idx, e->soft);
     }
   for (guint i = 0; i < plan->writes->len; i++)
     {
@@ -423,9 +463,14 @@ rfk_request_check_confirmed (RfkManager *self, guint32 idx,
   Request *request = g_hash_table_lookup (self->claims, key);
   gpointer wanted;
 
+  if (device == NULL)
+    g_hash_table_remove (self->written, key);
+  /* What we wrote last has landed once no write of ours is left to
+   * come (the same state reached by an earlier write is not it). */
   if (device == NULL
-      || GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
-         == device->soft)
+      || (GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
+            == device->soft
+          && !g_hash_table_contains (self->written, key)))
     g_hash_table_remove (self->inflight, key);
 
   if (request == NULL)
@@ -473,11 +518,13 @@ rfk_requests_fail_all (RfkManager *self, const char *message)
   g_queue_clear (&self->status_waiters);
 }
 
-/* Requests of another airplane change are superseded as a whole. */
-void
+/* Requests of another airplane change are superseded as a whole.  TRUE
+ * if one of them was "off". */
+gboolean
 rfk_requests_supersede_airplane (RfkManager *self)
 {
   GList *l = self->requests;
+  gboolean was_off = FALSE;
 
   while (l != NULL)
     {
@@ -487,6 +534,7 @@ rfk_requests_supersede_airplane (RfkManager *self)
       if (request->kind == REQUEST_AIRPLANE_ON
           || request->kind == REQUEST_AIRPLANE_OFF)
         {
+          was_off |= request->kind == REQUEST_AIRPLANE_OFF;
           rfk_request_finish (request,
                               g_error_new_literal (G_IO_ERROR,
                                                    G_IO_ERROR_CANCELLED,
@@ -496,6 +544,17 @@ rfk_requests_supersede_airplane (RfkManager *self)
           l = self->requests;  /* the list changed under us */
         }
     }
+  return was_off;
+}
+
+void
+rfk_requests_adopt_orphans (RfkManager *self)
+{
+  Request *request = rfk_request_new (self, REQUEST_ORPHANS, NULL, NULL,
+                                      NULL, NULL);
+
+  request_adopt_orphans (request);
+  rfk_request_commit (request);  /* at once if there were none */
 }
 
 /* Finalize: tasks hold a reference to us, so only requests without a

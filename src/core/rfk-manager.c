@@ -300,9 +300,7 @@ handle_change (RfkManager *self, const RfkEvent *event)
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
   ours = device != NULL
-         && GPOINTER_TO_INT (g_hash_table_lookup (
-              self->inflight, GUINT_TO_POINTER (event->idx))) - 1
-            == device->soft;
+         && rfk_request_take_ours (self, event->idx, device->soft);
   if (device != NULL)
     {
       rfk_request_check_confirmed (self, event->idx, device);
@@ -471,6 +469,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->claims);
   g_hash_table_unref (self->inflight);
+  g_hash_table_unref (self->written);
   g_hash_table_unref (self->sweep_before);
   g_hash_table_unref (self->newcomers);
   g_clear_error (&self->error);
@@ -531,6 +530,7 @@ rfk_manager_init (RfkManager *self)
   self->sorted = g_ptr_array_new ();
   self->claims = g_hash_table_new (NULL, NULL);
   self->inflight = g_hash_table_new (NULL, NULL);
+  self->written = g_hash_table_new (NULL, NULL);
   self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
@@ -755,12 +755,15 @@ rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
       return;
     }
 
-  rfk_requests_supersede_airplane (self);
+  /* Off came before: its list is spent, whatever the kernel answered. */
+  if (rfk_requests_supersede_airplane (self))
+    rfk_manager_airplane_forget_list (self);
   request = rfk_request_new (self, enabled ? REQUEST_AIRPLANE_ON
                                            : REQUEST_AIRPLANE_OFF,
                              cancellable, callback, user_data,
                              rfk_manager_set_airplane_mode_async);
   rfk_manager_airplane_start (self, request, enabled);
+  rfk_requests_adopt_orphans (self);
 }
 
 gboolean
