@@ -277,6 +277,9 @@ request_claim (Request *request, guint32 idx, gboolean soft)
       else if (g_hash_table_size (previous->wanted) == 0
                && previous->timeout_source != 0)
         rfk_request_finish (previous, NULL);
+      else
+        /* A radio our enforcement kept off counted as off: no more. */
+        rfk_manager_update_airplane_mode (self);
     }
   g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
   g_hash_table_insert (self->claims, key, request);
