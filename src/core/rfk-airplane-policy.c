@@ -75,7 +75,9 @@ rfk_airplane_policy_in_force (const RfkPolicyRadio *radios, guint n_radios,
       if (!rfk_airplane_policy_counts (counted_types, r->type))
         continue;
       counted++;
-      if (!r->soft && !r->hard && r->writing != 1)
+      /* Where our writes in flight leave it: requests take effect in
+       * the order they came. */
+      if (!effective_soft (r) && !r->hard)
         return FALSE;
     }
   return counted > 0;
@@ -213,10 +215,12 @@ plan_block (RfkPolicyEvent event, const RfkPolicyRadio *radios,
         }
     }
 
-  /* A list already on disk is saved again only when it grew. */
+  /* A list already on disk is saved again only when it grew.  A new one
+   * is saved even when every radio is off already: off must then leave
+   * them off, not turn on radios that were off before. */
   if (any_target)
     block_targets (plan, radios, n_radios, target, counted_types, store);
-  if (extend ? list_changed : any_target)
+  if (extend ? list_changed : (any_target || event == RFK_POLICY_ON))
     plan->save = store;
   else
     rfk_airplane_store_free (store);

@@ -7,6 +7,7 @@
  * Output: a plan of writes, the restore list to save before writing, and
  * the states to wait for.  No I/O, no clock, no GObject: the manager
  * carries plans out, the unit tests and the fuzzer check them directly.
+ * What the engine must do for every input, in words: RULES.md.
  */
 #pragma once
 

@@ -31,13 +31,36 @@ rfk_device_name_is_switch_only (const char *name)
 {
   /* dell-rbtn: Dell's airplane-mode slider (DELLABCE/DELRBTN); its
    * set_block() returns -EINVAL ("setting soft rfkill state is not
-   * supported") and its soft state follows the slider. */
+   * supported") and its soft state follows the slider.
+   *
+   * The general rule for radios that refuse (a block the kernel does not
+   * confirm within the timeout leaves the radio out until it next
+   * changes) would cope with it too, but not well enough: the slider
+   * "changes" each time the user moves it, so it would count again
+   * after every move, and every airplane-mode switch would then wait the
+   * whole timeout for it and report a refusal on every Dell laptop.  A
+   * driver known to refuse always is left out from the start. */
   static const char *const switch_only[] = { "dell-rbtn" };
 
   for (gsize i = 0; i < G_N_ELEMENTS (switch_only); i++)
     if (g_strcmp0 (name, switch_only[i]) == 0)
       return TRUE;
   return FALSE;
+}
+
+gboolean
+rfk_device_takes_part (const RfkDevice *device)
+{
+  return !device->switch_only && !device->refused;
+}
+
+char *
+rfk_device_dup_refusal (const RfkDevice *device)
+{
+  /* TRANSLATORS: "acme-slider (Wi-Fi) did not turn off" */
+  return g_strdup_printf (device->refused_soft ? _("%s (%s) did not turn off")
+                                               : _("%s (%s) did not turn on"),
+                          device->name, rfk_type_to_label (device->type));
 }
 
 gboolean

@@ -39,7 +39,17 @@ typedef struct {
   char *device_path;   /* bus device under /sys/devices, or NULL
                           (rfk-identity.h) */
   gboolean switch_only;/* rfk_device_name_is_switch_only () */
+  /* Its driver did not carry out our last block or unblock: the kernel
+   * never confirmed it within the timeout.  Left out of airplane mode
+   * until its state next changes (RULES.md, "refusing radios"). */
+  gboolean refused;
+  gboolean refused_soft; /* the state it did not reach */
 } RfkDevice;
+
+/* Airplane mode counts it: not a known switch, not refusing. */
+gboolean rfk_device_takes_part (const RfkDevice *device);
+/* "acme-slider (Wi-Fi) did not turn off", for a refused device. */
+char *rfk_device_dup_refusal (const RfkDevice *device);
 
 gboolean rfk_device_is_blocked (const RfkDevice *device);
 

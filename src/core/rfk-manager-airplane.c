@@ -53,7 +53,7 @@ policy_input_init (PolicyInput *input, RfkManager *self,
       gpointer value;
       RfkPolicyRadio radio;
 
-      if (device->switch_only)
+      if (!rfk_device_takes_part (device))
         continue;  /* airplane mode cannot block it: not the policy's */
       radio = (RfkPolicyRadio) {
         .idx = device->idx, .type = device->type, .soft = device->soft,
@@ -238,7 +238,10 @@ rfk_manager_airplane_finished (RfkManager *self, RequestKind kind)
   g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
 
   if (kind == REQUEST_AIRPLANE_OFF)
-    save_store (self, empty);  /* restored: forget */
+    {
+      save_store (self, empty);  /* restored: forget */
+      g_hash_table_remove_all (self->newcomers);
+    }
 }
 
 /* Whatever happened while none of our programs ran belongs to the user:
@@ -287,7 +290,7 @@ ours_to_watch (RfkManager *self, RfkDevice *device)
 {
   return self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
          && rfk_airplane_policy_counts (self->airplane_types, device->type)
-         && !device->switch_only;
+         && rfk_device_takes_part (device);
 }
 
 /* Only after the initial ADDs: what happened while we were not running
@@ -295,7 +298,13 @@ ours_to_watch (RfkManager *self, RfkDevice *device)
 void
 rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device)
 {
+  g_autoptr (RfkAirplaneStore) store = NULL;
+
   if (!ours_to_watch (self, device) || !holds_for_others (self, device))
+    return;
+  /* Only our airplane mode keeps newcomers off. */
+  store = load_store (self, NULL);
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
   /* The kernel started it blocked (the global state we set); its saved
    * state may still turn it on (systemd-rfkill, after udev). */
@@ -319,17 +328,23 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
   /* What we wrote ourselves is no one else's sweep. */
   if (soft_before != device->soft && !ours)
     {
+      self->others_in_batch = TRUE;
       gint64 now = g_get_monotonic_time ();
 
-      if (now - self->sweep_last_change > SWEEP_MS * G_TIME_SPAN_MILLISECOND)
+      /* One batch is never split into two sweeps. */
+      if (!self->sweep_in_batch
+          && now - self->sweep_last_change
+               > self->timing.sweep_ms * G_TIME_SPAN_MILLISECOND)
         g_hash_table_remove_all (self->sweep_before);  /* a new sweep */
+      self->sweep_in_batch = TRUE;
       self->sweep_last_change = now;
       if (!g_hash_table_contains (self->sweep_before, key))
         g_hash_table_insert (self->sweep_before, key,
                              GINT_TO_POINTER (soft_before + 1));
     }
+  /* Our own request turning it on is the user's, not its saved state. */
   if (soft_before && !device->soft
-      && g_hash_table_remove (self->newcomers, key)
+      && g_hash_table_remove (self->newcomers, key) && !ours
       && ours_to_watch (self, device) && holds_for_others (self, device))
     keep_newcomer_off (self, device);
 }
@@ -408,12 +423,22 @@ ended_settled (gpointer data)
  */
 #define FLAP_QUIET_MS 20
 
+void
+rfk_manager_airplane_init_timing (RfkManager *self)
+{
+  self->timing.sweep_ms = SWEEP_MS;
+  self->timing.ended_settle_ms = ENDED_SETTLE_MS;
+  self->timing.flap_quiet_ms = FLAP_QUIET_MS;
+  self->timing.confirm_ms = 5000;
+}
+
 static gboolean
 flap_settled (gpointer data)
 {
   RfkManager *self = data;
   gint64 now = g_get_monotonic_time ();
-  gint64 quiet_until = self->sweep_last_change + FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
+  gint64 quiet_until = self->sweep_last_change
+                       + self->timing.flap_quiet_ms * G_GINT64_CONSTANT (1000);
 
   self->flap_source = 0;
   if (now < quiet_until)
@@ -446,7 +471,7 @@ flapping (RfkManager *self)
 {
   return self->flap_source != 0
          || g_get_monotonic_time () - self->last_decision_us
-              < FLAP_QUIET_MS * G_GINT64_CONSTANT (1000);
+              < self->timing.flap_quiet_ms * G_GINT64_CONSTANT (1000);
 }
 
 void
@@ -454,7 +479,15 @@ rfk_manager_airplane_batch_end (RfkManager *self)
 {
   gboolean ended = self->ended_in_batch, entered = self->entered_in_batch;
 
+  gboolean swept = self->sweep_in_batch;
+
   self->ended_in_batch = self->entered_in_batch = FALSE;
+  self->sweep_in_batch = FALSE;
+  /* Our own requests alone: what they do to airplane mode was decided
+   * when they came (rfk_manager_airplane_request_begin ()). */
+  if (!self->others_in_batch)
+    ended = entered = FALSE;
+  self->others_in_batch = FALSE;
   if (self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0)
     {
       gboolean settling = self->ended_settle_source != 0;
@@ -464,7 +497,7 @@ rfk_manager_airplane_batch_end (RfkManager *self)
           /* The deferred decision covers what the settle would do. */
           g_clear_handle_id (&self->ended_settle_source, g_source_remove);
           if (self->flap_source == 0)
-            self->flap_source = g_timeout_add (FLAP_QUIET_MS, flap_settled,
+            self->flap_source = g_timeout_add (self->timing.flap_quiet_ms, flap_settled,
                                                self);
         }
       else if ((ended || settling) && !self->airplane_mode)
@@ -477,9 +510,10 @@ rfk_manager_airplane_batch_end (RfkManager *self)
             }
           else if (!settling)
             self->ended_settle_source =
-              g_timeout_add (ENDED_SETTLE_MS, ended_settled, self);
+              g_timeout_add (self->timing.ended_settle_ms,
+                             ended_settled, self);
         }
-      else if (entered && self->airplane_mode
+      else if (entered && self->airplane_mode && swept
                && g_hash_table_size (self->sweep_before) > 0)
         {
           self->last_decision_us = g_get_monotonic_time ();
@@ -492,6 +526,59 @@ rfk_manager_airplane_batch_end (RfkManager *self)
   /* sweep_before lives on for the rest of the sweep. */
   /* Radios we now keep off count as blocked already. */
   rfk_manager_update_airplane_mode (self);
+}
+
+/* Airplane mode by where our writes in flight leave the radios. */
+gboolean
+rfk_manager_airplane_wanted (RfkManager *self)
+{
+  g_auto (PolicyInput) input = { NULL };
+
+  policy_input_init (&input, self, FALSE);
+  return rfk_airplane_policy_in_force ((RfkPolicyRadio *) input.radios->data,
+                                       input.radios->len,
+                                       self->airplane_types);
+}
+
+void
+rfk_manager_airplane_forget_list (RfkManager *self)
+{
+  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplaneStore) empty = NULL;
+
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  empty = rfk_airplane_store_new ();
+  save_store (self, empty);
+  g_hash_table_remove_all (self->newcomers);
+}
+
+gboolean
+rfk_manager_airplane_request_begin (RfkManager *self)
+{
+  return rfk_manager_airplane_wanted (self);
+}
+
+/* A request of ours that switches a radio on while airplane mode holds
+ * ends it by hand, at once: a request after it (even "off") goes by
+ * that, whenever the kernel's answers come. */
+void
+rfk_manager_airplane_request_end (RfkManager *self, gboolean held_before)
+{
+  if (held_before && !rfk_manager_airplane_wanted (self))
+    rfk_manager_airplane_forget_list (self);
+}
+
+void
+rfk_manager_airplane_drop_stale (RfkManager *self)
+{
+  guint unblocked;
+
+  if (self->airplane_ops > 0
+      || rfk_manager_compute_airplane_mode (self, &unblocked)
+      || unblocked == 0)
+    return;
+  rfk_manager_airplane_forget_list (self);
 }
 
 /* The counted types changed while airplane mode held: it still holds,

@@ -80,6 +80,7 @@ rfk_manager_close_device (RfkManager *self, GError *reason)
     }
   rfk_requests_fail_all (self, reason->message);
   g_hash_table_remove_all (self->inflight);
+  g_hash_table_remove_all (self->written);
   rfk_manager_remove_all_devices (self);
 
   if (g_error_matches (reason, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))

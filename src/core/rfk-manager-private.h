@@ -33,15 +33,33 @@ void rfk_manager_feed_ready (RfkManager *self);
  * caller feeds events with rfk_manager_feed(). */
 void rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket);
 
+/* How long the kernel may take to confirm a write (default 5 s), for
+ * tests that make radios refuse. */
+void rfk_manager_set_confirm_timeout (RfkManager *self, guint ms);
+
+/* The windows of rfk-manager-airplane.c, for tests that check the rules
+ * on many interleavings without waiting for the clock: with 0, every
+ * batch is a sweep of its own and decisions about other programs are
+ * taken at the batch's end (or the next main-loop turn). */
+typedef struct {
+  guint sweep_ms;         /* changes this close are one sweep */
+  guint ended_settle_ms;  /* the rest of an "everything on" may follow */
+  guint flap_quiet_ms;    /* decisions this close wait for quiet */
+  guint confirm_ms;       /* the kernel confirms a write within */
+} RfkManagerTiming;
+void rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing);
+
 /* ---- internals ---------------------------------------------------------- */
 
 typedef struct _Request Request;
 
 typedef enum {
   REQUEST_SET_BLOCKED,
+  REQUEST_SET_TYPE,       /* every radio of one type (gsd's properties) */
   REQUEST_AIRPLANE_ON,
   REQUEST_AIRPLANE_OFF,
   REQUEST_ENFORCE,        /* ours, no caller: keep airplane mode holding */
+  REQUEST_ORPHANS,        /* ours, no caller: writes nobody waits for */
 } RequestKind;
 
 struct _RfkManager
@@ -107,9 +125,19 @@ struct _RfkManager
   /* What we last wrote per radio until the kernel reports that state:
    * a superseded request's write still lands, so it must be known. */
   GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
+  /* Our state-changing writes per idx not yet seen as events
+   * (rfk_request_note_write ()). */
+  GHashTable *written;
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   guint airplane_ops;     /* airplane requests in flight */
+  RfkManagerTiming timing;
+  gboolean sweep_in_batch;    /* the current batch already swept */
+  /* The current batch holds a change that is not ours (another
+   * program's, a switch's, a radio added): only then are airplane-mode
+   * decisions about other programs taken.  Ours alone ending airplane
+   * mode is the user's request, which no decision may undo. */
+  gboolean others_in_batch;
 };
 
 struct _Request
@@ -121,6 +149,7 @@ struct _Request
   GHashTable *wanted;     /* idx -> GINT_TO_POINTER (soft + 1) */
   guint timeout_source;
   GSource *cancel_source;
+  gboolean refused;       /* timed out on radios that refused */
 };
 
 enum {
@@ -143,6 +172,9 @@ void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
 void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
 void rfk_manager_batch_end (RfkManager *self);
 void rfk_manager_remove_all_devices (RfkManager *self);
+/* device did not reach soft: leave it out until it next changes. */
+void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
+                               gboolean soft);
 void rfk_manager_update_airplane_mode (RfkManager *self);
 /* Adds (sign 1) or takes out (sign -1) device's share of the tallies. */
 void rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign);
@@ -172,9 +204,16 @@ void rfk_request_check_confirmed (RfkManager *self, guint32 idx,
                                   RfkDevice *device);
 void rfk_request_status (RfkManager *self, int status);
 void rfk_requests_fail_all (RfkManager *self, const char *message);
-void rfk_requests_supersede_airplane (RfkManager *self);
+gboolean rfk_requests_supersede_airplane (RfkManager *self);
+/* Writes still in flight that no request waits for any more (their
+ * request was superseded and the next one failed at once) get a request
+ * of their own, so that a radio that refuses is still found out. */
+void rfk_requests_adopt_orphans (RfkManager *self);
 void rfk_requests_free_all (RfkManager *self);
 gboolean rfk_request_is_enforcing (RfkManager *self, guint32 idx);
+void rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft);
+gboolean rfk_request_take_ours (RfkManager *self, guint32 idx,
+                                gboolean soft);
 
 /* rfk-manager-airplane.c */
 void rfk_manager_airplane_start (RfkManager *self, Request *request,
@@ -189,5 +228,17 @@ void rfk_manager_airplane_radio_changed (RfkManager *self,
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_types_changed (RfkManager *self);
+void rfk_manager_airplane_init_timing (RfkManager *self);
+/* After a refusal: a list whose airplane mode no longer holds while a
+ * radio is on is dropped, as when the user switched radios by hand. */
+void rfk_manager_airplane_drop_stale (RfkManager *self);
+/* The list is spent: an active one is replaced by an empty one. */
+void rfk_manager_airplane_forget_list (RfkManager *self);
+/* Airplane mode as our writes in flight will leave it. */
+gboolean rfk_manager_airplane_wanted (RfkManager *self);
+/* Around a request for single radios: begin returns what end needs. */
+gboolean rfk_manager_airplane_request_begin (RfkManager *self);
+void rfk_manager_airplane_request_end (RfkManager *self,
+                                       gboolean held_before);
 
 G_END_DECLS

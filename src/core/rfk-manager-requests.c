@@ -4,9 +4,12 @@
  * A request completes when the kernel's confirming event comes in, not
  * when write() returns, because another program may change the same
  * radio in between.  Every radio is claimed by at most one request: a
- * newer request for it supersedes the older one, whose write may still
- * land (so what we wrote stays known in self->inflight until the kernel
- * reports that state).
+ * newer request for it takes the radio over from the older one, whose
+ * write may still land (so what we wrote stays known in self->inflight
+ * until the kernel reports that state).  A newer request is judged by
+ * that state, the one the requests before it leave, never by the one the
+ * kernel last confirmed: requests take effect in the order they came
+ * (RULES.md).
  */
 #include "config.h"
 
@@ -16,8 +19,6 @@
 
 #include "rfk-transport.h"
 
-/* How long the kernel may take to confirm a change. */
-#define CONFIRM_TIMEOUT_MS 5000
 /* A relay that never sends status packets must not make us hoard. */
 #define MAX_STATUS_WAITERS 64
 
@@ -84,7 +85,9 @@ rfk_request_finish (Request *request, GError *error)
   if (kind == REQUEST_AIRPLANE_ON || kind == REQUEST_AIRPLANE_OFF)
     self->airplane_ops--;
 
-  if (kind == REQUEST_AIRPLANE_OFF && error == NULL)
+  /* Radios that refused are left out: the others are restored, so the
+   * list is spent all the same. */
+  if (kind == REQUEST_AIRPLANE_OFF && (error == NULL || request->refused))
     {
       rfk_manager_airplane_finished (self, kind);
       if (rfk_manager_compute_airplane_mode (self, NULL))
@@ -126,22 +129,83 @@ request_forget_inflight (Request *request)
 
   g_hash_table_iter_init (&iter, request->wanted);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_hash_table_remove (request->self->inflight, key);
+    {
+      g_hash_table_remove (request->self->inflight, key);
+      g_hash_table_remove (request->self->written, key);
+    }
+}
+
+/* A socket peer that has not even answered our writes is hung: that is
+ * the device's fault, not the radios'. */
+static gboolean
+request_awaits_status (Request *request)
+{
+  RfkManager *self = request->self;
+
+  for (GList *l = self->status_waiters.head; l != NULL; l = l->next)
+    if (GPOINTER_TO_UINT (l->data) == request->id)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+compare_idx (gconstpointer a, gconstpointer b)
+{
+  guint ia = GPOINTER_TO_UINT (a), ib = GPOINTER_TO_UINT (b);
+
+  return ia < ib ? -1 : ia > ib;
+}
+
+/* The kernel took our writes but the radios still waited for did not
+ * change: their drivers refused (the kernel then restores the old state
+ * and sends no event).  Each is named, and left out until it changes. */
+static GError *
+request_refusal_error (Request *request)
+{
+  RfkManager *self = request->self;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GList) keys = g_hash_table_get_keys (request->wanted);
+  g_autofree char *message = NULL;
+
+  keys = g_list_sort (keys, compare_idx);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      RfkDevice *device = g_hash_table_lookup (self->devices, l->data);
+      gboolean soft = GPOINTER_TO_INT (g_hash_table_lookup (request->wanted,
+                                                            l->data)) - 1;
+
+      if (device == NULL)
+        continue;
+      rfk_manager_mark_refused (self, device, soft);
+      g_ptr_array_add (lines, rfk_device_dup_refusal (device));
+    }
+  g_ptr_array_add (lines, NULL);
+  request->refused = TRUE;
+  message = g_strjoinv ("; ", (char **) lines->pdata);
+  return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_TIMED_OUT, message);
 }
 
 static gboolean
 request_timeout_cb (gpointer user_data)
 {
   Request *request = user_data;
+  RfkManager *self = request->self;
+  GError *error;
 
   request->timeout_source = 0;
   request_forget_inflight (request);
-  rfk_request_finish (request,
-                      g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                                   _("%s did not confirm the change within "
-                                     "%d seconds"),
-                                   request->self->device_path,
-                                   CONFIRM_TIMEOUT_MS / 1000));
+  if (request_awaits_status (request))
+    error = g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                         _("%s did not confirm the change within %d "
+                           "seconds"),
+                         self->device_path,
+                         (int) MAX (1, self->timing.confirm_ms / 1000));
+  else
+    error = request_refusal_error (request);
+  g_object_ref (self);
+  rfk_request_finish (request, error);
+  rfk_manager_airplane_drop_stale (self);
+  g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -167,7 +231,7 @@ rfk_request_new (RfkManager *self, RequestKind kind,
   request->id = ++self->next_request_id;
   request->kind = kind;
   request->wanted = g_hash_table_new (NULL, NULL);
-  if (kind != REQUEST_ENFORCE)
+  if (kind != REQUEST_ENFORCE && kind != REQUEST_ORPHANS)
     {
       request->task = g_task_new (self, cancellable, callback, user_data);
       g_task_set_source_tag (request->task, source_tag);
@@ -201,14 +265,62 @@ request_claim (Request *request, guint32 idx, gboolean soft)
 
       g_hash_table_remove (previous->wanted, key);
       g_hash_table_remove (self->claims, key);
-      rfk_request_finish (previous,
-                          g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       _("Superseded by a newer request for "
-                                         "%s"),
-                                       device ? device->name : "?"));
+      /* A request for one radio is undone by the newer one.  A request
+       * for several (airplane mode, a type) took effect for this radio
+       * too; it goes on waiting for the others and completes as done. */
+      if (previous->kind == REQUEST_SET_BLOCKED)
+        rfk_request_finish (previous,
+                            g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                         _("Superseded by a newer request "
+                                           "for %s"),
+                                         device ? device->name : "?"));
+      else if (g_hash_table_size (previous->wanted) == 0
+               && previous->timeout_source != 0)
+        rfk_request_finish (previous, NULL);
+      else
+        /* A radio our enforcement kept off counted as off: no more. */
+        rfk_manager_update_airplane_mode (self);
     }
   g_hash_table_insert (request->wanted, key, GINT_TO_POINTER (soft + 1));
   g_hash_table_insert (self->claims, key, request);
+}
+
+/* Our writes to idx that change its state, not yet seen as events.  The
+ * kernel carries writes out in order and reports only real changes, and
+ * we write only what differs from where the earlier writes leave a radio,
+ * so the states to come alternate: the first one and a count say it all,
+ * stored as (count << 1 | first). */
+void
+rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft)
+{
+  gpointer key = GUINT_TO_POINTER (idx);
+  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
+  guint count = coded >> 1;
+
+  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
+  coded = count == 0 ? (1u << 1 | (soft != 0)) : ((count + 1) << 1
+                                                   | (coded & 1));
+  g_hash_table_insert (self->written, key, GUINT_TO_POINTER (coded));
+}
+
+/* The kernel reports idx in state soft: TRUE if it is the next of our
+ * writes to land (then it is taken off the list).  On, then off before
+ * the first answer, gives two events, both ours. */
+gboolean
+rfk_request_take_ours (RfkManager *self, guint32 idx, gboolean soft)
+{
+  gpointer key = GUINT_TO_POINTER (idx);
+  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
+  guint count = coded >> 1;
+
+  if (count == 0 || (coded & 1) != (soft != 0))
+    return FALSE;
+  if (count == 1)
+    g_hash_table_remove (self->written, key);
+  else
+    g_hash_table_insert (self->written, key,
+                         GUINT_TO_POINTER ((count - 1) << 1 | !(coded & 1)));
+  return TRUE;
 }
 
 /* Sends one request.  FALSE if it failed (request finished with it). */
@@ -270,7 +382,7 @@ rfk_request_want (Request *request, RfkDevice *device, gboolean soft)
   event = rfk_event_change (device->idx, device->type, soft);
   if (!request_write (request, &event))
     return FALSE;
-  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
+  rfk_request_note_write (self, device->idx, soft);
   return TRUE;
 }
 
@@ -287,8 +399,7 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
                                                  RfkPolicyExpect, i);
 
       request_claim (request, e->idx, e->soft);
-      g_hash_table_insert (self->inflight, GUINT_TO_POINTER (e->idx),
-                           GINT_TO_POINTER (e->soft + 1));
+      rfk_request_note_write (self, e->idx, e->soft);
     }
   for (guint i = 0; i < plan->writes->len; i++)
     {
@@ -308,17 +419,41 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
 
 /* Call after the last want: finishes at once if nothing was written,
  * otherwise starts the confirmation timeout. */
+/* Writes of a request that was superseded as a whole (an airplane
+ * request by the next) may still land, and nobody waits for them any
+ * more: the airplane request now sent waits for them too, so that a
+ * radio that refuses is found out whichever request wrote to it. */
+static void
+request_adopt_orphans (Request *request)
+{
+  RfkManager *self = request->self;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->inflight);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (self->claims, key)
+        && g_hash_table_contains (self->devices, key))
+      {
+        g_hash_table_insert (request->wanted, key, value);
+        g_hash_table_insert (self->claims, key, request);
+      }
+}
+
 void
 rfk_request_commit (Request *request)
 {
   if (!request_is_live (request->self, request))
     return;
+  if (request->kind == REQUEST_AIRPLANE_ON
+      || request->kind == REQUEST_AIRPLANE_OFF)
+    request_adopt_orphans (request);
   if (g_hash_table_size (request->wanted) == 0)
     {
       rfk_request_finish (request, NULL);
       return;
     }
-  request->timeout_source = g_timeout_add (CONFIRM_TIMEOUT_MS,
+  request->timeout_source = g_timeout_add (request->self->timing.confirm_ms,
                                            request_timeout_cb, request);
 }
 
@@ -331,9 +466,14 @@ rfk_request_check_confirmed (RfkManager *self, guint32 idx,
   Request *request = g_hash_table_lookup (self->claims, key);
   gpointer wanted;
 
+  if (device == NULL)
+    g_hash_table_remove (self->written, key);
+  /* What we wrote last has landed once no write of ours is left to
+   * come (the same state reached by an earlier write is not it). */
   if (device == NULL
-      || GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
-         == device->soft)
+      || (GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
+            == device->soft
+          && !g_hash_table_contains (self->written, key)))
     g_hash_table_remove (self->inflight, key);
 
   if (request == NULL)
@@ -381,11 +521,13 @@ rfk_requests_fail_all (RfkManager *self, const char *message)
   g_queue_clear (&self->status_waiters);
 }
 
-/* Requests of another airplane change are superseded as a whole. */
-void
+/* Requests of another airplane change are superseded as a whole.  TRUE
+ * if one of them was "off". */
+gboolean
 rfk_requests_supersede_airplane (RfkManager *self)
 {
   GList *l = self->requests;
+  gboolean was_off = FALSE;
 
   while (l != NULL)
     {
@@ -395,6 +537,7 @@ rfk_requests_supersede_airplane (RfkManager *self)
       if (request->kind == REQUEST_AIRPLANE_ON
           || request->kind == REQUEST_AIRPLANE_OFF)
         {
+          was_off |= request->kind == REQUEST_AIRPLANE_OFF;
           rfk_request_finish (request,
                               g_error_new_literal (G_IO_ERROR,
                                                    G_IO_ERROR_CANCELLED,
@@ -404,6 +547,17 @@ rfk_requests_supersede_airplane (RfkManager *self)
           l = self->requests;  /* the list changed under us */
         }
     }
+  return was_off;
+}
+
+void
+rfk_requests_adopt_orphans (RfkManager *self)
+{
+  Request *request = rfk_request_new (self, REQUEST_ORPHANS, NULL, NULL,
+                                      NULL, NULL);
+
+  request_adopt_orphans (request);
+  rfk_request_commit (request);  /* at once if there were none */
 }
 
 /* Finalize: tasks hold a reference to us, so only requests without a

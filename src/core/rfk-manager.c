@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rfk-identity.h"
+#include "rfk-refusals.h"
 #include "rfk-transport.h"
 
 guint rfk_manager_signals[N_SIGNALS];
@@ -87,7 +88,7 @@ rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
   if (device_switch_blocked (device))
     self->n_switch_blocked += sign;
   if (!rfk_airplane_policy_counts (self->airplane_types, device->type)
-      || device->switch_only)
+      || !rfk_device_takes_part (device))
     return;
   self->n_counted += sign;
   if (!device->soft && !device->hard)
@@ -130,7 +131,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
           RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
           if (rfk_airplane_policy_counts (self->airplane_types, device->type)
-              && !device->switch_only
+              && rfk_device_takes_part (device)
               && !device_counts_blocked (self, device))
             unblocked++;
         }
@@ -183,6 +184,22 @@ remove_device (RfkManager *self, RfkDevice *device)
 }
 
 void
+rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
+                          gboolean soft)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  rfk_manager_tally (self, device, -1);
+  device->refused = TRUE;
+  device->refused_soft = soft;
+  rfk_manager_tally (self, device, 1);
+  /* For the next run of the CLI or the applet, until it changes. */
+  if (!self->read_only)
+    rfk_refusals_set (key, TRUE, device->soft);
+  g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
+}
+
+void
 rfk_manager_remove_all_devices (RfkManager *self)
 {
   while (self->sorted->len > 0)
@@ -199,6 +216,22 @@ apply_state (RfkDevice *device, const RfkEvent *event)
   /* V1 kernels have no reasons; a cleared hard block has none. */
   device->hard_reasons = event->hard && event->has_reasons
                            ? event->hard_reasons : 0;
+}
+
+/* A radio that refused in an earlier run and has not changed since is
+ * still left out; one that changed takes part again. */
+static void
+note_refusal (RfkManager *self, RfkDevice *device)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  if (rfk_refusals_lookup (key, device->soft))
+    {
+      device->refused = TRUE;
+      device->refused_soft = !device->soft;
+    }
+  else if (!self->read_only)
+    rfk_refusals_set (key, FALSE, FALSE);
 }
 
 static void
@@ -218,12 +251,14 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->device_path = rfk_identity_read_device_path (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
   apply_state (device, event);
+  note_refusal (self, device);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);
   insert_sorted (self->sorted, device);
   rfk_manager_tally (self, device, 1);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_ADDED], 0, device);
+  self->others_in_batch = TRUE;
   rfk_manager_airplane_radio_added (self, device);
   rfk_manager_update_airplane_mode (self);
 }
@@ -244,19 +279,28 @@ handle_change (RfkManager *self, const RfkEvent *event)
   if (before.soft == device->soft && before.hard == device->hard
       && before.hard_reasons == device->hard_reasons)
     return;
+  /* A radio that refused takes part again once it changes. */
+  if (device->refused && !self->read_only)
+    {
+      g_autofree char *key = rfk_device_dup_key (device);
+
+      rfk_refusals_set (key, FALSE, FALSE);
+    }
+  device->refused = FALSE;
   rfk_manager_tally (self, &before, -1);
   rfk_manager_tally (self, device, 1);
 
   g_signal_emit (self, signals[SIGNAL_DEVICE_CHANGED], 0, device);
   if (before.hard != device->hard)
-    g_signal_emit (self, signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0, device,
-                   device->hard);
+    {
+      self->others_in_batch = TRUE;
+      g_signal_emit (self, signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0,
+                     device, device->hard);
+    }
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
   ours = device != NULL
-         && GPOINTER_TO_INT (g_hash_table_lookup (
-              self->inflight, GUINT_TO_POINTER (event->idx))) - 1
-            == device->soft;
+         && rfk_request_take_ours (self, event->idx, device->soft);
   if (device != NULL)
     {
       rfk_request_check_confirmed (self, event->idx, device);
@@ -379,6 +423,20 @@ rfk_manager_feed_ready (RfkManager *self)
 }
 
 void
+rfk_manager_set_confirm_timeout (RfkManager *self, guint ms)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  self->timing.confirm_ms = ms;
+}
+
+void
+rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  self->timing = *timing;
+}
+
+void
 rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));
@@ -411,6 +469,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->claims);
   g_hash_table_unref (self->inflight);
+  g_hash_table_unref (self->written);
   g_hash_table_unref (self->sweep_before);
   g_hash_table_unref (self->newcomers);
   g_clear_error (&self->error);
@@ -471,9 +530,11 @@ rfk_manager_init (RfkManager *self)
   self->sorted = g_ptr_array_new ();
   self->claims = g_hash_table_new (NULL, NULL);
   self->inflight = g_hash_table_new (NULL, NULL);
+  self->written = g_hash_table_new (NULL, NULL);
   self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
+  rfk_manager_airplane_init_timing (self);
   g_queue_init (&self->status_waiters);
 }
 
@@ -570,6 +631,7 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
 {
   RfkDevice *device;
   Request *request;
+  gboolean held;
 
   g_return_if_fail (RFK_IS_MANAGER (self));
 
@@ -586,11 +648,13 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
       return;
     }
 
+  held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_BLOCKED, cancellable,
                              callback, user_data,
                              rfk_manager_set_blocked_async);
   if (rfk_request_want (request, device, blocked != FALSE))
     rfk_request_commit (request);
+  rfk_manager_airplane_request_end (self, held);
 }
 
 gboolean
@@ -601,11 +665,71 @@ rfk_manager_set_blocked_finish (RfkManager *self, GAsyncResult *result,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+void
+rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
+                                    gboolean blocked,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  /* A copy: a failed write finishes the request, whose callback may
+   * change the model under the loop. */
+  g_autoptr (GPtrArray) devices = NULL;
+  Request *request;
+  gboolean held;
+
+  g_return_if_fail (RFK_IS_MANAGER (self));
+
+  if (self->state != RFK_MANAGER_STATE_READY)
+    {
+      g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
+                                           user_data);
+
+      g_task_set_source_tag (task, rfk_manager_set_type_blocked_async);
+      check_ready (self, task);
+      return;
+    }
+
+  held = rfk_manager_airplane_request_begin (self);
+  request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
+                             user_data, rfk_manager_set_type_blocked_async);
+  devices = g_ptr_array_copy (self->sorted, NULL, NULL);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (device->type == type
+          && !rfk_request_want (request, device, blocked != FALSE))
+        {
+          request = NULL;  /* finished with the write's error */
+          break;
+        }
+    }
+  if (request != NULL)
+    rfk_request_commit (request);
+  rfk_manager_airplane_request_end (self, held);
+}
+
+gboolean
+rfk_manager_set_type_blocked_finish (RfkManager *self, GAsyncResult *result,
+                                     GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 gboolean
 rfk_manager_get_airplane_mode (RfkManager *self)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
   return self->airplane_mode;
+}
+
+gboolean
+rfk_manager_get_airplane_mode_wanted (RfkManager *self)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  return rfk_manager_airplane_wanted (self);
 }
 
 void
@@ -631,12 +755,15 @@ rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
       return;
     }
 
-  rfk_requests_supersede_airplane (self);
+  /* Off came before: its list is spent, whatever the kernel answered. */
+  if (rfk_requests_supersede_airplane (self))
+    rfk_manager_airplane_forget_list (self);
   request = rfk_request_new (self, enabled ? REQUEST_AIRPLANE_ON
                                            : REQUEST_AIRPLANE_OFF,
                              cancellable, callback, user_data,
                              rfk_manager_set_airplane_mode_async);
   rfk_manager_airplane_start (self, request, enabled);
+  rfk_requests_adopt_orphans (self);
 }
 
 gboolean

@@ -61,6 +61,19 @@ gboolean rfk_manager_set_blocked_finish (RfkManager *self,
                                          GAsyncResult *result,
                                          GError **error);
 
+/* Every radio of type (gsd's BluetoothAirplaneMode, WwanAirplaneMode),
+ * in one request: each radio is judged by the state the requests before
+ * this one leave it in.  Completes once the kernel confirmed them all
+ * (at once when there is nothing to change). */
+void rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
+                                         gboolean blocked,
+                                         GCancellable *cancellable,
+                                         GAsyncReadyCallback callback,
+                                         gpointer user_data);
+gboolean rfk_manager_set_type_blocked_finish (RfkManager *self,
+                                              GAsyncResult *result,
+                                              GError **error);
+
 /*
  * Airplane mode: on when at least one radio of the counted types exists
  * and all of them are blocked.  Turning it on remembers every radio's soft
@@ -70,6 +83,9 @@ gboolean rfk_manager_set_blocked_finish (RfkManager *self,
  * when the kernel confirmed.  The policy is rfk-airplane-policy.h.
  */
 gboolean rfk_manager_get_airplane_mode (RfkManager *self);
+/* What airplane mode will be once our writes in flight are done: what
+ * a toggle toggles from. */
+gboolean rfk_manager_get_airplane_mode_wanted (RfkManager *self);
 void rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
                                           GCancellable *cancellable,
                                           GAsyncReadyCallback callback,

@@ -225,44 +225,38 @@ set_airplane_mode (const RfkDBusModel *model, GVariant *value,
 }
 
 static void
-block_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+type_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
 
-  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
+  if (!rfk_manager_set_type_blocked_finish (RFK_MANAGER (source), result,
+                                            &error))
     g_warning ("%s", error->message);
 }
 
 /* Like gsd's CHANGE_ALL for one type, radio by radio through the manager's
- * request queue, so that the model sees them as the user's own changes. */
+ * request queue, so that the model sees them as the user's own changes.
+ * The manager judges each radio by where the requests still in flight
+ * leave it: a quick second write is never lost. */
 static gboolean
-set_all_of_type (const RfkDBusModel *model, RadioFilter filter,
-                 GVariant *value)
+set_all_of_type (const RfkDBusModel *model, guint type, GVariant *value)
 {
-  gboolean blocked = g_variant_get_boolean (value);
-  GPtrArray *devices = rfk_manager_get_devices (model->manager);
-
-  for (guint i = 0; devices != NULL && i < devices->len; i++)
-    {
-      const RfkDevice *d = g_ptr_array_index (devices, i);
-
-      if (filter (model, d->type) && d->soft != blocked)
-        rfk_manager_set_blocked_async (model->manager, d->idx, blocked, NULL,
-                                       block_done_cb, NULL);
-    }
+  rfk_manager_set_type_blocked_async (model->manager, type,
+                                      g_variant_get_boolean (value), NULL,
+                                      type_done_cb, NULL);
   return TRUE;
 }
 
 static gboolean
 set_bluetooth (const RfkDBusModel *model, GVariant *value, GError **error)
 {
-  return set_all_of_type (model, is_bluetooth, value);
+  return set_all_of_type (model, RFK_TYPE_BLUETOOTH, value);
 }
 
 static gboolean
 set_wwan (const RfkDBusModel *model, GVariant *value, GError **error)
 {
-  return set_all_of_type (model, is_wwan, value);
+  return set_all_of_type (model, RFK_TYPE_WWAN, value);
 }
 
 static gboolean

@@ -213,7 +213,9 @@ method_call_cb (GDBusConnection *connection, const char *sender,
       if (g_str_equal (method_name, "SetAirplaneMode"))
         g_variant_get (parameters, "(b)", &enable);
       else
-        enable = !rfk_manager_get_airplane_mode (manager);
+        /* From where a request still in flight goes, so that a quick
+         * second toggle undoes the first. */
+        enable = !rfk_manager_get_airplane_mode_wanted (manager);
       set_airplane_mode (self, enable, invocation);
     }
   else if (g_str_equal (method_name, "SetRadioBlocked"))

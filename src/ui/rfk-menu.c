@@ -347,7 +347,22 @@ sync_radio_item (RfkMenu *self, GtkWidget *item, const RfkDevice *device,
                  const RfkRadioFacts *facts, gboolean ready)
 {
   g_autofree char *text = rfk_radio_menu_label (device, facts);
-  g_autofree char *label = text_as_label (text);
+  g_autofree char *label = NULL;
+
+  /* Its driver did not carry out our last change: airplane mode leaves
+   * it out until it changes, and the item says why. */
+  if (device->refused)
+    {
+      g_autofree char *plain = g_steal_pointer (&text);
+
+      text = g_strdup_printf (device->refused_soft
+                                /* TRANSLATORS: "Wi-Fi (acme-slider) — did
+                                 * not turn off" */
+                                ? _("%s — did not turn off")
+                                : _("%s — did not turn on"),
+                              plain);
+    }
+  label = text_as_label (text);
 
   set_label_if_changed (item, label);
   set_active_quietly (item, !rfk_device_is_blocked (device),

@@ -23,6 +23,7 @@ typedef struct {
   GQueue backlog;
   guint backlog_source;
   gboolean indicator_events;  /* asked for op 5 (ioctl packet or ACQUIRE) */
+  gboolean noinput;  /* RFKILL_IOCTL_NOINPUT: rfkill-input stands down */
 } Client;
 
 /* A client this far behind is stuck, not slow: the kernel's queue per
@@ -65,6 +66,8 @@ const char fake_rfkill_command_help[] =
   "                             not-owner or signal,not-owner\n"
   "  switch on|off              the wireless switch: hard-block every radio\n"
   "  soft IDX on|off            soft-block as a driver or another program would\n"
+  "  refuse IDX on|off          its driver refuses (on) soft blocks from now on:\n"
+  "                             writes leave it as it is, no event\n"
   "  indicator                  airplane-mode indicator: lit|dark owned|kernel\n"
   "  clients                    number of connected clients\n"
   "  writes                     number of write requests received\n"
@@ -385,6 +388,13 @@ indicator_events_optin (FakeRfkill *fake, Client *client)
 static int
 apply_ioctl (FakeRfkill *fake, Client *client, guint8 nr)
 {
+  /* Every kernel: while a NOINPUT fd is open, rfkill-input leaves the
+   * keys to that program (until the fd is closed). */
+  if (nr == RFK_IOC_NOINPUT)
+    {
+      client->noinput = TRUE;
+      return 0;
+    }
   /* A stock kernel knows no such ioctl: ENOTTY since 6.8. */
   if (fake->stock || nr != RFK_IOC_AIRPLANE_MODE_EVENTS)
     return ENOTTY;
@@ -457,9 +467,13 @@ static guint32
 add_radio (FakeRfkill *fake, guint8 type, const char *name, gboolean soft,
            const char *bus, const char *bus_path)
 {
-  FakeRadio *radio = g_new0 (FakeRadio, 1);
+  FakeRadio *radio;
   RfkEvent event;
 
+  /* rfkill_alloc() refuses types it does not know, and "all". */
+  g_return_val_if_fail (type > RFK_TYPE_ALL && type < RFK_TYPE_COUNT,
+                        G_MAXUINT32);
+  radio = g_new0 (FakeRadio, 1);
   radio->idx = fake->next_idx++;
   radio->type = type;
   radio->name = name ? g_strdup (name) : default_name (fake, type);
@@ -525,12 +539,19 @@ fake_rfkill_press_airplane_key (FakeRfkill *fake)
 {
   gboolean blocked = !fake->global_soft[RFK_TYPE_ALL];
 
+  for (GList *l = fake->clients; l != NULL; l = l->next)
+    if (((Client *) l->data)->noinput)
+      return;  /* a program handles the keys itself */
   for (guint t = 0; t < RFK_TYPE_COUNT; t++)
     fake->global_soft[t] = blocked;
   for (guint i = 0; i < fake->radios->len; i++)
-    fake_rfkill_set_soft (fake,
-                          ((FakeRadio *) fake->radios->pdata[i])->idx,
-                          blocked);
+    {
+      FakeRadio *radio = fake->radios->pdata[i];
+
+      /* rfkill_switch_all() goes through the driver too. */
+      if (!radio->refuses_soft)
+        fake_rfkill_set_soft (fake, radio->idx, blocked);
+    }
 }
 
 gboolean
@@ -1065,6 +1086,9 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
       else if (!g_ascii_string_to_unsigned (argv[1], 10, 0, 255, &number,
                                             NULL))
         FAIL ("unknown radio type “%s”", argv[1]);
+      /* No kernel registers a radio of a type it does not know. */
+      if (number == RFK_TYPE_ALL || number >= RFK_TYPE_COUNT)
+        FAIL ("a kernel has no radio of type %s", argv[1]);
       g_string_append_printf (out, "%u\n",
                               fake_rfkill_add (fake, number, argv[2]));
     }
@@ -1113,6 +1137,15 @@ fake_rfkill_command (FakeRfkill *fake, const char *line, gboolean *out_quit)
       if (argc != 2 || !parse_on_off (argv[1], &on))
         FAIL ("usage: switch on|off");
       fake_rfkill_set_switch (fake, on);
+    }
+  else if (g_str_equal (cmd, "refuse"))
+    {
+      if (argc != 3 || !parse_idx (argv[1], &idx)
+          || !parse_on_off (argv[2], &on))
+        FAIL ("usage: refuse IDX on|off");
+      if (fake_rfkill_lookup (fake, idx) == NULL)
+        FAIL ("no radio %u", idx);
+      fake_rfkill_set_refuses_soft (fake, idx, on);
     }
   else if (g_str_equal (cmd, "soft"))
     {

@@ -8,6 +8,12 @@
  *    idx is accepted and ignored; CHANGE_ALL sets a type's (or every)
  *    radio and the per-type default that newly added radios start with;
  *  - an event goes to every client only when a state really changed;
+ *  - only radios of a type the kernel knows exist (rfkill_alloc());
+ *  - RFKILL_IOCTL_NOINPUT (as an ioctl packet): while that client is
+ *    connected, the airplane key does nothing (rfkill-input stands down);
+ *  - a radio can refuse soft blocks ("refuse IDX on"): writes and the key
+ *    leave it as it is, without an event, as when its driver's
+ *    set_block() fails;
  *  - hard blocks carry reasons; events are extended (9 bytes) or V1 (8);
  *  - the airplane-mode indicator ops work like our patched kernel (one
  *    owner across all clients, EACCES for others, release on close, op 5

@@ -163,6 +163,28 @@ def airplane_on_then_off_restores_each_radio():
 
 
 @test
+def airplane_with_a_radio_that_refuses_names_it_and_off_restores_the_rest():
+    # A Wi-Fi switch whose driver refuses soft blocks: the kernel sends
+    # nothing.  On names it and holds for the others; off, in a new
+    # process, restores them (5 s: the kernel's confirmation timeout).
+    with Fake("wlan,bluetooth") as fake:
+        idx = fake.command("add", "wlan", "acme-slider").split()[0]
+        fake.command("refuse", idx, "on")
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 1, r
+        assert "acme-slider (Wi-Fi) did not turn off" in r.stderr, r.stderr
+        assert fake.soft_states() == {"phy0": "off", "hci0": "off",
+                                      "acme-slider": "on"}
+        r = fake.applet("--device", fake.sock, "--list")
+        assert r.stdout.endswith("AIRPLANE on\n"), r.stdout
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 0, r
+        assert r.stdout == "Airplane mode is off.\n", r.stdout
+        assert fake.soft_states() == {"phy0": "on", "hci0": "on",
+                                      "acme-slider": "on"}
+
+
+@test
 def airplane_toggle_goes_both_ways():
     with laptop() as fake:
         r = fake.applet("--device", fake.sock, "--airplane", "toggle")

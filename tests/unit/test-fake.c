@@ -406,6 +406,82 @@ test_sysfs_stand_in (void)
   g_rmdir (dir);
 }
 
+
+/* The kernel sends a CHANGE only when a state really changed: a write
+ * that changes nothing is answered, and says nothing. */
+static void
+test_write_that_changes_nothing_is_silent (Raw *r, gconstpointer data)
+{
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
+
+  request (r->fd, rfk_event_change (0, RFK_TYPE_WLAN, FALSE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  request (r->fd, rfk_event_change_all (RFK_TYPE_ALL, FALSE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  no_more_packets (r->fd);
+}
+
+/* RFKILL_IOCTL_NOINPUT: while that fd is open, rfkill-input leaves the
+ * airplane key alone; closing it gives the key back. */
+static void
+test_noinput_stops_the_key_until_closed (Raw *r, gconstpointer data)
+{
+  guint8 buf[RFK_IOCTL_PACKET_SIZE];
+  gsize size = rfk_ioctl_packet_encode (RFK_IOC_NOINPUT, buf);
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, NULL);
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
+  g_assert_cmpint (send (r->fd, buf, size, 0), ==, size);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+
+  fake_rfkill_press_airplane_key (r->fake);
+  g_assert_false (fake_rfkill_lookup (r->fake, 0)->soft);
+  no_more_packets (r->fd);
+
+  close (r->fd);
+  r->fd = 0;
+  pump ();
+  fake_rfkill_press_airplane_key (r->fake);
+  g_assert_true (fake_rfkill_lookup (r->fake, 0)->soft);
+}
+
+/* A driver that refuses soft blocks (the "refuse" command): the kernel
+ * restores the state and says nothing; the key cannot switch it either. */
+static void
+test_refusing_radio_keeps_its_state (Raw *r, gconstpointer data)
+{
+  gboolean quit;
+  g_autofree char *reply = NULL;
+
+  fake_rfkill_add (r->fake, RFK_TYPE_WLAN, "acme-slider");
+  reply = fake_rfkill_command (r->fake, "refuse 0 on", &quit);
+  g_assert_cmpstr (reply, ==, "ok\n");
+  r->fd = fake_rfkill_connect_pair (r->fake);
+  next_event (r->fd, RFK_EVENT_SIZE_EXT);
+  end_of_list (r->fd);
+
+  request (r->fd, rfk_event_change (0, RFK_TYPE_WLAN, TRUE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  request (r->fd, rfk_event_change_all (RFK_TYPE_WLAN, TRUE),
+           RFK_EVENT_SIZE_V1);
+  g_assert_cmpint (next_status (r->fd), ==, 0);
+  fake_rfkill_press_airplane_key (r->fake);
+  no_more_packets (r->fd);
+  g_assert_false (fake_rfkill_lookup (r->fake, 0)->soft);
+
+  /* Its own switch still moves it. */
+  g_assert_true (fake_rfkill_set_soft (r->fake, 0, TRUE));
+  g_assert_true (next_event (r->fd, RFK_EVENT_SIZE_EXT).soft);
+}
+
 static void
 test_control_commands (void)
 {
@@ -426,6 +502,13 @@ test_control_commands (void)
   g_assert_cmpstr (reply, ==, "1\nok\n");
   g_free (reply);
   reply = fake_rfkill_command (fake, "soft 7 on", &quit);
+  g_assert_cmpstr (reply, ==, "error: no radio 7\n");
+  g_free (reply);
+  /* No kernel registers a radio of a type it does not know. */
+  reply = fake_rfkill_command (fake, "add 42", &quit);
+  g_assert_cmpstr (reply, ==, "error: a kernel has no radio of type 42\n");
+  g_free (reply);
+  reply = fake_rfkill_command (fake, "refuse 7 on", &quit);
   g_assert_cmpstr (reply, ==, "error: no radio 7\n");
   g_free (reply);
   reply = fake_rfkill_command (fake, "hard 1 sideways", &quit);
@@ -457,6 +540,12 @@ main (int argc, char **argv)
        test_indicator_events_only_when_asked);
   ADD ("stock-kernel-rejects-indicator-ops",
        test_stock_kernel_rejects_indicator_ops);
+  ADD ("write-that-changes-nothing-is-silent",
+       test_write_that_changes_nothing_is_silent);
+  ADD ("noinput-stops-the-key-until-closed",
+       test_noinput_stops_the_key_until_closed);
+  ADD ("refusing-radio-keeps-its-state",
+       test_refusing_radio_keeps_its_state);
 #undef ADD
   g_test_add_func ("/fake/sysfs-stand-in", test_sysfs_stand_in);
   g_test_add_func ("/fake/control-commands", test_control_commands);

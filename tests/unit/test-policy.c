@@ -183,6 +183,7 @@ static void
 test_on_counts_unblocks_in_flight (void)
 {
   RfkPolicyRadio radios[3];
+  gboolean soft;
   g_autoptr (RfkAirplaneStore) list = laptop_in_airplane_mode (radios);
   g_autoptr (RfkAirplanePlan) plan = NULL;
   g_autofree char *expect = NULL;
@@ -195,8 +196,18 @@ test_on_counts_unblocks_in_flight (void)
                                    RFK_AIRPLANE_TYPES_ALL);
   expect = expect_string (plan);
   g_assert_cmpstr (expect, ==, "0=1 2=1");
-  /* The list from before the first airplane mode stays as it is. */
-  g_assert_null (plan->save);
+  /* Off comes first: by then airplane mode no longer holds, so the new
+   * list holds where off leaves each radio (requests take effect in the
+   * order they came), here what the old list restores. */
+  g_assert_nonnull (plan->save);
+  g_assert_true (plan->save->active);
+  g_assert_true (rfk_airplane_store_lookup (plan->save, "wlan:pci-a", &soft));
+  g_assert_false (soft);
+  g_assert_true (rfk_airplane_store_lookup (plan->save, "wlan:pci-b", &soft));
+  g_assert_true (soft);
+  g_assert_true (rfk_airplane_store_lookup (plan->save, "bluetooth:usb-c",
+                                            &soft));
+  g_assert_false (soft);
 }
 
 static void

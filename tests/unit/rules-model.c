@@ -1,0 +1,419 @@
+/* rules-model.c: src/core/RULES.md as a small program. */
+#include "rules-model.h"
+
+#include "rfk-device.h"
+
+static void
+radio_free (ModelRadio *r)
+{
+  g_free (r->name);
+  g_free (r);
+}
+
+Model *
+model_new (void)
+{
+  Model *m = g_new0 (Model, 1);
+
+  m->radios = g_ptr_array_new_with_free_func ((GDestroyNotify) radio_free);
+  m->list = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  m->refusals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       NULL);
+  return m;
+}
+
+void
+model_free (Model *m)
+{
+  g_ptr_array_unref (m->radios);
+  g_hash_table_unref (m->list);
+  g_hash_table_unref (m->refusals);
+  g_free (m);
+}
+
+char *
+model_key (const ModelRadio *r)
+{
+  return g_strdup_printf ("%s:%s", rfk_type_to_string (r->type), r->name);
+}
+
+ModelRadio *
+model_lookup (Model *m, guint32 idx)
+{
+  for (guint i = 0; i < m->radios->len; i++)
+    {
+      ModelRadio *r = m->radios->pdata[i];
+
+      if (r->idx == idx)
+        return r;
+    }
+  return NULL;
+}
+
+#define EACH(r) \
+  for (guint i_ = 0; i_ < m->radios->len; i_++) \
+    for (ModelRadio *r = m->radios->pdata[i_]; r != NULL; r = NULL)
+
+gboolean
+model_airplane (Model *m, gboolean by_leaves)
+{
+  guint taking_part = 0;
+
+  EACH (r)
+    {
+      if (r->refused)
+        continue;
+      taking_part++;
+      if (!(by_leaves ? r->leaves : r->soft) && !r->hard)
+        return FALSE;
+    }
+  return taking_part > 0;
+}
+
+/* Some radio that takes part is on (soft and hard clear). */
+static gboolean
+some_on (Model *m)
+{
+  EACH (r)
+    if (!r->refused && !r->soft && !r->hard)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+forget_list (Model *m)
+{
+  m->list_active = FALSE;
+  g_hash_table_remove_all (m->list);
+  EACH (r)
+    r->newcomer = FALSE;
+}
+
+/* Every radio that takes part but r is blocked. */
+static gboolean
+others_blocked (Model *m, const ModelRadio *r)
+{
+  EACH (o)
+    if (o != r && !o->refused && !o->soft && !o->hard)
+      return FALSE;
+  return TRUE;
+}
+
+/* Our write of one radio: a refusing one stays where it is. */
+static void
+write_radio (ModelRadio *r, gboolean soft)
+{
+  if (r->leaves == soft)
+    return;
+  r->leaves = soft;
+  if (r->refuses)
+    r->written = TRUE;
+  else
+    r->soft = soft;
+}
+
+/* Keeping a newcomer off goes through the global state of every counted
+ * type (CHANGE_ALL, as airplane mode itself): every radio that takes
+ * part is soft-blocked too (only hard-blocked ones can still be on), and
+ * waited for. */
+static void
+keep_off (Model *m, ModelRadio *r)
+{
+  for (guint t = 0; t < G_N_ELEMENTS (m->global); t++)
+    m->global[t] = TRUE;
+  EACH (o)
+    if (!o->refused)
+      write_radio (o, TRUE);
+}
+
+static void
+set_one (Model *m, ModelRadio *r, gboolean blocked)
+{
+  /* A newcomer the user turns on stays on. */
+  if (!blocked && r->leaves && !r->refuses)
+    r->newcomer = FALSE;
+  write_radio (r, blocked);
+}
+
+void
+model_set_blocked (Model *m, guint32 idx, gboolean blocked)
+{
+  ModelRadio *r = model_lookup (m, idx);
+  gboolean held = model_airplane (m, TRUE);
+
+  if (r == NULL)
+    return;
+  set_one (m, r, blocked);
+  /* Switched on by hand while airplane mode held: it ended. */
+  if (held && !model_airplane (m, TRUE))
+    forget_list (m);
+}
+
+void
+model_set_type (Model *m, guint8 type, gboolean blocked)
+{
+  gboolean held = model_airplane (m, TRUE);
+
+  EACH (r)
+    if (r->type == type)
+      set_one (m, r, blocked);
+  if (held && !model_airplane (m, TRUE))
+    forget_list (m);
+}
+
+void
+model_airplane_on (Model *m)
+{
+  gboolean any = FALSE;
+
+  EACH (r)
+    any |= !r->refused;
+  if (!any)
+    return;  /* no radio to switch: an error, nothing changes */
+  /* A list still holding is kept and grows; else a new one. */
+  if (!(m->list_active && model_airplane (m, TRUE)))
+    forget_list (m);
+  m->list_active = TRUE;
+  EACH (r)
+    {
+      g_autofree char *key = NULL;
+
+      if (r->refused)
+        continue;
+      /* Something to block: the global states are set with it. */
+      if (!r->leaves)
+        for (guint t = 0; t < G_N_ELEMENTS (m->global); t++)
+          m->global[t] = TRUE;
+      key = model_key (r);
+      if (!g_hash_table_contains (m->list, key))
+        g_hash_table_insert (m->list, g_steal_pointer (&key),
+                             GINT_TO_POINTER (r->leaves + 1));
+      write_radio (r, TRUE);
+    }
+}
+
+void
+model_airplane_off (Model *m)
+{
+  gboolean any = FALSE, switchable = FALSE;
+  gboolean stays_off[G_N_ELEMENTS (m->global)] = { FALSE };
+
+  EACH (r)
+    {
+      any |= !r->refused;
+      switchable |= !r->refused && !r->hard;
+    }
+  if (!any)
+    return;
+  if (!m->list_active && !model_airplane (m, TRUE))
+    return;  /* not ours, not on */
+  if (!m->list_active && !switchable)
+    return;  /* a switch holds every radio: an error */
+  EACH (r)
+    {
+      g_autofree char *key = model_key (r);
+      gpointer value;
+      int want = -1;
+
+      if (r->refused)
+        continue;
+      if (m->list_active
+          && g_hash_table_lookup_extended (m->list, key, NULL, &value))
+        want = GPOINTER_TO_INT (value) - 1;
+      else if (m->list_active || !r->hard)
+        want = FALSE;
+      if (want >= 0)
+        write_radio (r, want);
+      if (r->leaves && r->type < G_N_ELEMENTS (stays_off))
+        stays_off[r->type] = TRUE;
+    }
+  /* A type's global state is reset where all its radios end up on. */
+  for (guint t = 1; t < G_N_ELEMENTS (m->global); t++)
+    if (!stays_off[t])
+      m->global[t] = FALSE;
+  forget_list (m);
+}
+
+void
+model_toggle (Model *m)
+{
+  if (model_airplane (m, TRUE))
+    model_airplane_off (m);
+  else
+    model_airplane_on (m);
+}
+
+/* ---- the kernel and other programs ---------------------------------- */
+
+static void
+set_refused (Model *m, ModelRadio *r, gboolean refused)
+{
+  g_autofree char *key = model_key (r);
+
+  r->refused = refused;
+  if (refused)
+    g_hash_table_insert (m->refusals, g_steal_pointer (&key),
+                         GINT_TO_POINTER (r->soft + 1));
+  else
+    g_hash_table_remove (m->refusals, key);
+}
+
+/* Another program's batch ended with airplane mode going from held to
+ * not held, or the other way. */
+static void
+decide_about_others (Model *m, gboolean held_before,
+                     const gboolean *soft_before)
+{
+  /* A radio we are keeping off counts as off already. */
+  gboolean held = model_airplane (m, TRUE);
+
+  if (held_before && !held && some_on (m))
+    {
+      gboolean every_on = TRUE;
+
+      EACH (r)
+        if (!r->refused && r->soft && !r->hard)
+          every_on = FALSE;
+      if (every_on && m->list_active)
+        {
+          /* Ended elsewhere: the radios that were off go off again. */
+          EACH (r)
+            {
+              g_autofree char *key = model_key (r);
+              gpointer value;
+
+              if (g_hash_table_lookup_extended (m->list, key, NULL, &value)
+                  && GPOINTER_TO_INT (value) - 1 && !r->leaves)
+                write_radio (r, TRUE);
+            }
+        }
+      forget_list (m);  /* or switched by hand: dropped */
+    }
+  else if (!held_before && held && soft_before != NULL && !m->list_active)
+    {
+      /* Began elsewhere: the list is the states from before. */
+      m->list_active = TRUE;
+      for (guint i = 0; i < m->radios->len; i++)
+        {
+          ModelRadio *r = m->radios->pdata[i];
+
+          if (!r->refused)
+            g_hash_table_insert (m->list, model_key (r),
+                                 GINT_TO_POINTER (soft_before[i] + 1));
+        }
+    }
+}
+
+void
+model_radio_added (Model *m, guint32 idx, guint8 type, const char *name,
+                   gboolean refuses)
+{
+  ModelRadio *r = g_new0 (ModelRadio, 1);
+  g_autofree char *key = NULL;
+  gpointer value;
+
+  r->idx = idx;
+  r->type = type;
+  r->name = g_strdup (name);
+  r->refuses = refuses;
+  r->soft = r->leaves = type < G_N_ELEMENTS (m->global) && m->global[type];
+  key = model_key (r);
+  /* Refused before and not changed since: still left out. */
+  if (g_hash_table_lookup_extended (m->refusals, key, NULL, &value))
+    {
+      if (GPOINTER_TO_INT (value) - 1 == r->soft)
+        r->refused = TRUE;
+      else
+        g_hash_table_remove (m->refusals, key);
+    }
+  g_ptr_array_add (m->radios, r);
+  /* Plugged in during airplane mode: kept off, not remembered; the
+   * first time its saved state turns it on is undone too. */
+  if (!r->refused && m->list_active && others_blocked (m, r))
+    {
+      r->newcomer = TRUE;
+      if (!r->soft)
+        keep_off (m, r);
+    }
+}
+
+void
+model_radio_removed (Model *m, guint32 idx)
+{
+  ModelRadio *r = model_lookup (m, idx);
+
+  if (r != NULL)
+    g_ptr_array_remove (m->radios, r);
+}
+
+void
+model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
+                  guint n)
+{
+  g_autofree gboolean *before = g_new0 (gboolean, m->radios->len + 1);
+  gboolean held = model_airplane (m, FALSE), swept = FALSE;
+
+  for (guint i = 0; i < m->radios->len; i++)
+    before[i] = ((ModelRadio *) m->radios->pdata[i])->soft;
+  for (guint k = 0; k < n; k++)
+    {
+      ModelRadio *r = model_lookup (m, idx[k]);
+
+      if (r == NULL || r->soft == soft[k])
+        continue;
+      r->soft = r->leaves = soft[k];
+      swept = TRUE;
+      if (r->refused)
+        set_refused (m, r, FALSE);
+      if (r->newcomer && !soft[k])
+        {
+          r->newcomer = FALSE;
+          if (m->list_active && others_blocked (m, r))
+            keep_off (m, r);
+        }
+    }
+  if (swept)
+    decide_about_others (m, held, before);
+}
+
+void
+model_hard (Model *m, guint32 idx, gboolean hard)
+{
+  ModelRadio *r = model_lookup (m, idx);
+  gboolean held = model_airplane (m, FALSE);
+
+  if (r == NULL || r->hard == hard)
+    return;
+  r->hard = hard;
+  if (r->refused)
+    set_refused (m, r, FALSE);
+  decide_about_others (m, held, NULL);
+}
+
+void
+model_restart (Model *m)
+{
+  EACH (r)
+    r->newcomer = FALSE;
+  /* What happened while none of our programs ran is the user's. */
+  if (m->list_active && !model_airplane (m, FALSE))
+    forget_list (m);
+}
+
+void
+model_settle (Model *m)
+{
+  gboolean marked = FALSE;
+
+  EACH (r)
+    if (r->written)
+      {
+        /* Never confirmed: left out until it changes. */
+        r->written = FALSE;
+        r->leaves = r->soft;
+        set_refused (m, r, TRUE);
+        marked = TRUE;
+      }
+  if (marked && m->list_active && !model_airplane (m, FALSE) && some_on (m))
+    forget_list (m);
+}
