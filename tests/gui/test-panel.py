@@ -57,11 +57,15 @@ def click(x, y, button):
     xdotool('mousemove', SCREEN_W - 20, 460)
 
 
-def item_icon(bus, applet):
-    """The icon name the applet exports (to know the model settled)."""
+def item_props(bus, applet):
     name = applet.unique_name(bus)
     path = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
-    return gt.Item(bus, name, path).props().get('IconName')
+    return gt.Item(bus, name, path).props()
+
+
+def item_icon(bus, applet):
+    """The icon name the applet exports (to know the model settled)."""
+    return item_props(bus, applet).get('IconName')
 
 
 def open_submenu(screen, menu, keys, save_as, what):
@@ -110,13 +114,11 @@ def open_menu(screen, cx, cy, save_as, submenu=None, submenu_as=None):
 
 
 # Variants: "de" runs the applet in German; "fallback" makes hicolor the
-# icon theme of applet and panel, so that our own SVGs are drawn.
+# icon theme of applet and panel, as on a desktop without Adwaita.
 VARIANT = sys.argv[1] if len(sys.argv) > 1 else None
 LANG = VARIANT if VARIANT in ('de', 'fr') else None
-if VARIANT == 'fallback':
-    RADIOS_ON_ICON = gt.APP_ID + '-radios-on-symbolic'
-else:
-    RADIOS_ON_ICON = 'network-wireless-symbolic'
+# Our own icon in every theme (rfk-icon-theme.c).
+RADIOS_ON_ICON = gt.APP_ID + '-radios-on'
 
 
 def hide_adwaita():
@@ -214,6 +216,11 @@ def test(logdir):
                  f'the icon name {RADIOS_ON_ICON}')
         on = stable(icon, 'the radios-on icon')
         save_icon('radios-on', on)
+        # Hosts that look in IconThemePath first find our icons there.
+        theme_path = item_props(bus, applet).get('IconThemePath')
+        check(theme_path and os.path.isfile(os.path.join(
+                  theme_path, 'hicolor', 'scalable', 'status', RADIOS_ON_ICON + '.svg')),
+              f'IconThemePath {theme_path!r} lacks {RADIOS_ON_ICON}')
         shown.append(on)
 
         # 2. The menu opens on a left click in the panel.
