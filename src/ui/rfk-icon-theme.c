@@ -56,3 +56,20 @@ rfk_icon_theme_dir (const char *const *data_dirs, const char *installed_dir)
     }
   return g_strdup (installed_dir);
 }
+
+char *
+rfk_icon_dir (void)
+{
+  return rfk_icon_theme_dir (g_get_system_data_dirs (), RFK_ICONDIR);
+}
+
+GIcon *
+rfk_icon_new (RfkIconState state)
+{
+  g_autofree char *dir = rfk_icon_dir ();
+  g_autofree char *relative = rfk_icon_relative_path (rfk_icon_name (state));
+  g_autofree char *path = g_build_filename (dir, relative, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  return g_file_icon_new (file);
+}

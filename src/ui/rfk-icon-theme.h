@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -34,5 +34,13 @@ char *rfk_icon_relative_path (const char *name);
  */
 char *rfk_icon_theme_dir (const char *const *data_dirs,
                           const char *installed_dir);
+
+/* rfk_icon_theme_dir() for this process: $XDG_DATA_DIRS, then where
+ * `meson install` puts the icons. */
+char *rfk_icon_dir (void);
+
+/* The state's icon as a file, for notifications: GLib hands daemons a
+ * file's path (image-path), never a themed name. */
+GIcon *rfk_icon_new (RfkIconState state);
 
 G_END_DECLS

@@ -168,7 +168,7 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   /* Hosts that look in the item's IconThemePath first find our icons
    * there, even when the host's own data directories lack them (the
    * build tree under `meson devenv`, a prefix outside XDG_DATA_DIRS). */
-  icon_dir = rfk_icon_theme_dir (g_get_system_data_dirs (), RFK_ICONDIR);
+  icon_dir = rfk_icon_dir ();
   app_indicator_set_icon_theme_path (self->indicator, icon_dir);
   app_indicator_set_title (self->indicator, _("Airplane Mode"));
   app_indicator_set_menu (self->indicator, rfk_menu_get_menu (menu));
