@@ -6,7 +6,7 @@ applet's item.  Checks, with the fake kernel's radios:
   - the item registers and is Active;
   - its icon is one of the applet's own, installed under its IconThemePath
     in hicolor (which every icon theme inherits);
-  - `rfkill-applet --airplane on` (through the running applet) blocks the
+  - `rfkill-applet --airplane on` blocks the
     radios and turns the icon to the airplane-mode one; off restores both;
   - SIGTERM ends the applet with status 0.
 
@@ -102,8 +102,12 @@ def main():
                              capture_output=True, text=True).stdout
         return [tuple(line.split()[3:5]) for line in out.splitlines()]
 
-    name, path = wait_for(lambda: watcher.items and watcher.items[0], 30,
-                          'the applet\'s item')
+    def registered():
+        if applet.poll() is not None:
+            fail(f'the applet exited with status {applet.returncode}')
+        return watcher.items and watcher.items[0]
+
+    name, path = wait_for(registered, 30, 'the applet\'s item')
     print('item registered:', name, path)
     wait_for(lambda: props().get('IconName') == APP_ID + '-radios-on', 10,
              'the radios-on icon')
@@ -116,7 +120,7 @@ def main():
     if not os.path.isfile(icon):
         fail(f'the published icon is not installed: {icon}')
 
-    subprocess.run(['rfkill-applet', '--airplane', 'on'], check=True)
+    subprocess.run(['rfkill-applet', '--device', sock, '--airplane', 'on'], check=True)
     wait_for(lambda: props().get('IconName') == APP_ID + '-airplane-mode', 10,
              'the airplane-mode icon')
     if radios() != [('1', '0')] * 2:
@@ -126,7 +130,7 @@ def main():
     if not os.path.isfile(icon):
         fail(f'the airplane-mode icon is not installed: {icon}')
 
-    subprocess.run(['rfkill-applet', '--airplane', 'off'], check=True)
+    subprocess.run(['rfkill-applet', '--device', sock, '--airplane', 'off'], check=True)
     wait_for(lambda: props().get('IconName') == APP_ID + '-radios-on', 10,
              'the radios-on icon back')
     if radios() != [('0', '0')] * 2:
