@@ -10,7 +10,7 @@
  *   difffuzz --seed S --count N --steps M --phase stock --phase ours
  *
  * Sequence i runs with seed S+i, starting from the same state in both
- * phases: all fds closed, no vhci radio, two hwsim radios, the switch off
+ * phases: all fds closed, no vhci radio, two hwsim radios, the switch at 1
  * (no hard block), every radio unblocked, the asus LED on rfkill-none.
  *
  * Transcript lines: "fz PHASE SEQ.STEP WHAT", where WHAT is the operation
@@ -574,6 +574,37 @@ static int run(const char *cmd)
 	return WIFEXITED(r) ? WEXITSTATUS(r) : -1;
 }
 
+/*
+ * The core polls the switch's driver (every 5 s): waits until the Toshiba
+ * radio's "hard" follows the switch, or HARD_POLL_MS.  val gets "hard".
+ */
+static void wait_switch(int on, char *val, size_t size)
+{
+	long deadline = now_ms() + HARD_POLL_MS;
+
+	snprintf(val, size, "?");
+	for (;;) {
+		char path[256], name[64];
+		bool found = false;
+		int n;
+		char **v = names("/sys/class/rfkill", &n);
+
+		for (int i = 0; i < n && !found; i++) {
+			snprintf(path, sizeof(path), "/sys/class/rfkill/%s/name", v[i]);
+			if (read_text(path, name, sizeof(name)) == 0 &&
+			    !strcmp(name, "Toshiba Bluetooth")) {
+				snprintf(path, sizeof(path), "/sys/class/rfkill/%s/hard", v[i]);
+				read_text(path, val, size);
+				found = true;
+			}
+		}
+		free_names(v, n);
+		if ((found && atoi(val) == !on) || now_ms() > deadline)
+			return;
+		sleep_ms(50);
+	}
+}
+
 static void op_radio(void)
 {
 	switch (rnd(3)) {
@@ -601,32 +632,10 @@ static void op_radio(void)
 	default: {
 		/* the switch: 1 lets the radio on, 0 is a hard block */
 		int on = rnd(2);
-		char path[256], val[16] = "?";
-		long deadline = now_ms() + HARD_POLL_MS;
+		char val[16];
 
 		outb(on, SWITCH_PORT);
-		/* the core polls the driver: wait for the hard state to follow */
-		for (;;) {
-			int n;
-			char **v = names("/sys/class/rfkill", &n);
-			bool found = false;
-
-			for (int i = 0; i < n && !found; i++) {
-				char name[64];
-
-				snprintf(path, sizeof(path), "/sys/class/rfkill/%s/name", v[i]);
-				if (read_text(path, name, sizeof(name)) == 0 &&
-				    !strcmp(name, "Toshiba Bluetooth")) {
-					snprintf(path, sizeof(path), "/sys/class/rfkill/%s/hard", v[i]);
-					read_text(path, val, sizeof(val));
-					found = true;
-				}
-			}
-			free_names(v, n);
-			if ((found && atoi(val) == !on) || now_ms() > deadline)
-				break;
-			sleep_ms(50);
-		}
+		wait_switch(on, val, sizeof(val));
 		out("op switch=%d -> hard=%s", on, val);
 		break;
 	}
@@ -843,6 +852,7 @@ static void drain_all(void)
 static void reset(void)
 {
 	struct rfkill_event e = { .op = RFKILL_OP_CHANGE_ALL, .type = RFKILL_TYPE_ALL };
+	char val[16];
 	int fd;
 
 	close_all();
@@ -860,6 +870,7 @@ static void reset(void)
 		run("rmmod mac80211_hwsim; insmod /modules/mac80211_hwsim.ko radios=2");
 	hwsim_changed = false;
 	outb(1, SWITCH_PORT);
+	wait_switch(1, val, sizeof(val));
 	write_text("/sys/class/leds/asus-wireless::airplane/trigger", "rfkill-none", 11);
 	write_text("/sys/class/leds/asus-wireless::airplane_mode/trigger", "rfkill-none", 11);
 	sleep_ms(600);
@@ -869,9 +880,8 @@ static void reset(void)
 			printf("reset write: %s\n", err_name(errno));
 		close(fd);
 	}
-	/* the switch is polled: wait until nothing changes for a while */
 	step = 0;
-	settle_and_print(5500);
+	settle_and_print(0);
 }
 
 static void run_sequence(unsigned int steps)
