@@ -412,7 +412,7 @@ static void op_close(void)
 	out("op close fd%d", i);
 }
 
-static const size_t read_sizes[] = { 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 64 };
+static const size_t read_sizes[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 64 };
 
 static void op_read(void)
 {
@@ -434,7 +434,7 @@ static void op_read(void)
 
 static const uint8_t write_ops[] = { 0, 1, 2, 3, 2, 3, 2, 3, 6, 7, 255 };
 static const uint8_t write_types[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 200, 1, 2, 0 };
-static const size_t write_sizes[] = { 0, 1, 6, 7, 8, 8, 8, 9, 9, 10, 64 };
+static const size_t write_sizes[] = { 0, 1, 4, 6, 7, 8, 8, 8, 9, 9, 10, 12, 64 };
 
 static void op_write(void)
 {

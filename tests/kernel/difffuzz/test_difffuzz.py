@@ -73,27 +73,51 @@ def sequences(lines):
     return out
 
 
-def compare(stock, ours, seed):
-    """The report lines of every sequence that differs, and how many did."""
+def by_step(lines):
+    """{step: [lines]} of one sequence, in transcript order."""
+    out = {}
+    for line in lines:
+        out.setdefault(line.partition(' ')[0], []).append(line)
+    return out
+
+
+def signature(diff_line):
+    """A diff line without its step and numbers: the same divergence seen
+    again in a later step has the same signature."""
+    sign, rest = diff_line[0], diff_line[1:].partition(' ')[2]
+    return sign + re.sub(r'\d+', '#', rest)
+
+
+def compare(stock, ours, seed, shown=8):
+    """The report lines of every sequence that differs, and how many did.
+    For each, up to `shown` steps whose diff has a line not seen in an
+    earlier step (numbers aside), with the step's operation and its diff;
+    the other differing steps repeat a divergence already shown."""
     report = []
     diverged = 0
     for seq in sorted(set(stock) | set(ours)):
-        a = normalize(stock.get(seq, []))
-        b = normalize(ours.get(seq, []))
-        if a == b:
+        a = by_step(normalize(stock.get(seq, [])))
+        b = by_step(normalize(ours.get(seq, [])))
+        steps = [k for k in dict.fromkeys(list(a) + list(b)) if a.get(k) != b.get(k)]
+        if not steps:
             continue
         diverged += 1
-        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y),
-                     min(len(a), len(b)))
-        where = (a[first] if first < len(a) else b[first]).split(' ')[0]
-        report.append(f'sequence {seq} (seed {seed + seq}) diverges at step {where}:')
-        report.append('  the last operations before it (in-tree run):')
-        report += ['    ' + l for l in a[:first + 1]
-                   if l.partition(' ')[2].startswith('op ')][-12:]
-        diff = list(difflib.unified_diff(a, b, 'in-tree', 'ours', n=0, lineterm=''))
-        report += ['  ' + l for l in diff[2:42]]
-        if len(diff) > 42:
-            report.append(f'  ... {len(diff) - 42} more diff lines')
+        report.append(f'sequence {seq} (seed {seed + seq}): {len(steps)} steps differ, '
+                      f'the first at step {steps[0]}')
+        seen = set()
+        for step in steps:
+            diff = [l for l in difflib.unified_diff(a.get(step, []), b.get(step, []),
+                                                    n=0, lineterm='')][2:]
+            diff = [l for l in diff if l[:2] != '@@']
+            new = {signature(l) for l in diff} - seen
+            if not new or shown == 0:
+                continue
+            shown -= 1
+            seen |= new
+            ops = [l for l in a.get(step, []) if l.partition(' ')[2].startswith('op ')]
+            report.append(f'  step {step}: ' + ('; '.join(l.partition(' ')[2] for l in ops[:3])
+                                                or '(reset)'))
+            report += ['    ' + l[:300] for l in diff][:16]
     return report, diverged
 
 
