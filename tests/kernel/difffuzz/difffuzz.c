@@ -30,7 +30,9 @@
  * (the switch at port 0xe0) and asus_wireless on the ATK4002 SSDT (an
  * LED).  /modules/mac80211_hwsim.ko for the hwsim reload step.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
