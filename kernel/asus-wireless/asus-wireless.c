@@ -96,7 +96,11 @@ static enum led_brightness asus_wireless_led_get(struct led_classdev *led)
 
 	if (hswc(data, HSWC_STATUS, &state))
 		return LED_OFF;
-	return state == data->hswc->on ? 1 : LED_OFF;
+	/*
+	 * LED_FULL, not max_brightness (1): the sysfs brightness of a lit
+	 * LED reads 255, as with the in-tree driver.
+	 */
+	return state == data->hswc->on ? LED_FULL : LED_OFF;
 }
 
 static void asus_wireless_led_work(struct work_struct *work)

@@ -74,7 +74,8 @@ static ssize_t hard_show(struct device *dev, struct device_attribute *attr,
 {
 	struct rfkill_state st;
 
-	rfkill_synced_state(rfkill_from_dev(dev), &st);
+	/* no mutex and no pending sync: a sync never changes "hard" */
+	rfkill_get_state(rfkill_from_dev(dev), &st);
 	return sysfs_emit(buf, "%d\n", st.hard);
 }
 static DEVICE_ATTR_RO(hard);

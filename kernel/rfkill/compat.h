@@ -19,6 +19,11 @@
 #define RFKILL_HW_REASON_T	enum rfkill_hard_block_reasons
 #else
 #define RFKILL_HW_REASON_T	unsigned long
+/*
+ * ... and where it is an unsigned long, the in-tree core WARNs about an
+ * unknown reason and ignores the call (6.1); 6.12 takes any reason.
+ */
+#define RFKILL_HW_REASON_CHECKED
 #endif
 
 /* struct class::dev_uevent takes a const device since 6.3. */

@@ -139,6 +139,11 @@ u32 rfkill_index(const struct rfkill *rfkill)
 	return rfkill->idx;
 }
 
+bool rfkill_is_registered(const struct rfkill *rfkill)
+{
+	return READ_ONCE(rfkill->registered);
+}
+
 bool rfkill_is_persistent(const struct rfkill *rfkill)
 {
 	return rfkill->persistent;
@@ -291,18 +296,31 @@ static bool rfkill_apply_block(struct rfkill *rfkill, bool blocked)
 	return prev != curr;
 }
 
-void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
+/*
+ * One device's new soft state and its event; the global state (LEDs,
+ * indicator) is the caller's, once per operation however many devices
+ * it changes.
+ */
+static void rfkill_set_block_nosync_locked(struct rfkill *rfkill, bool blocked)
 {
 	lockdep_assert_held(&rfkill_global_mutex);
 
-	/* A suspended device keeps its state; resume re-applies it. */
-	if (unlikely(READ_ONCE(rfkill->suspended))) {
-		dev_dbg(&rfkill->dev, "ignoring set_block while suspended\n");
+	/*
+	 * The in-tree core's check, kept as it is: the PM core does not
+	 * set power_state on suspend, so this never fires, and a change
+	 * made while devices are suspended (a key press, a sync) reaches
+	 * the driver like any other.  Skipping it would lose it.
+	 */
+	if (unlikely(rfkill->dev.power.power_state.event & PM_EVENT_SLEEP))
 		return;
-	}
 
 	if (rfkill_apply_block(rfkill, blocked))
 		rfkill_event_locked(rfkill);
+}
+
+void rfkill_set_block_locked(struct rfkill *rfkill, bool blocked)
+{
+	rfkill_set_block_nosync_locked(rfkill, blocked);
 	/* after the device's event, so listeners see cause before effect */
 	rfkill_global_update_locked();
 }
@@ -335,9 +353,9 @@ void rfkill_change_all_locked(enum rfkill_type type, bool blocked)
 	list_for_each_entry(rfkill, &rfkill_list, node) {
 		if (rfkill->type != type && type != RFKILL_TYPE_ALL)
 			continue;
-		rfkill_set_block_locked(rfkill, blocked);
+		rfkill_set_block_nosync_locked(rfkill, blocked);
 	}
-	/* With no devices the indicator follows the global state. */
+	/* Once for all (O(n)); with no devices it follows the global state. */
 	rfkill_global_update_locked();
 }
 
@@ -420,9 +438,11 @@ void rfkill_sync_locked(struct rfkill *rfkill)
 
 	if (!rfkill->need_sync)
 		return;
-	/* first, so the indicator update inside counts the real state */
+	rfkill_set_block_nosync_locked(rfkill,
+				       rfkill_global_states[rfkill->type].cur);
+	/* after the call, as in-tree; then the indicator counts the result */
 	rfkill->need_sync = false;
-	rfkill_set_block_locked(rfkill, rfkill_global_states[rfkill->type].cur);
+	rfkill_global_update_locked();
 }
 
 static void rfkill_sync_work(struct work_struct *work)
@@ -468,7 +488,7 @@ void rfkill_epo(void)
 	mutex_lock(&rfkill_global_mutex);
 	rfkill_epo_lock_active = true;
 	list_for_each_entry(rfkill, &rfkill_list, node)
-		rfkill_set_block_locked(rfkill, true);
+		rfkill_set_block_nosync_locked(rfkill, true);
 	for (i = 0; i < NUM_RFKILL_TYPES; i++) {
 		rfkill_global_states[i].sav = rfkill_global_states[i].cur;
 		rfkill_global_states[i].cur = true;
@@ -595,15 +615,16 @@ bool rfkill_set_hw_state_reason(struct rfkill *rfkill,
 
 	BUG_ON(!rfkill);
 
+#ifdef RFKILL_HW_REASON_CHECKED
 	/*
-	 * A reason this module does not know (from a driver newer than
-	 * our uapi list) is kept as it is: dropping it would lose the hard
-	 * block, and a WARN would taint the kernel for a driver that is
-	 * not wrong.
+	 * Where the reason is an unsigned long (6.1), the in-tree core
+	 * warns about a reason it does not know and ignores the call;
+	 * later lines take it as it is, like the code below.
 	 */
-	if (reason & ~RFKILL_HW_REASONS)
-		pr_notice_once("rfkill: %s: hard block reason 0x%lx is not known here; kept as is\n",
-			       rfkill->name, (unsigned long)reason);
+	if (WARN(reason & ~RFKILL_HW_REASONS,
+		 "hw_state reason not supported: 0x%lx", (unsigned long)reason))
+		return blocked;
+#endif
 
 	spin_lock_irqsave(&rfkill->lock, flags);
 	prev = !!(rfkill->hard_block_reasons & reason);
@@ -857,7 +878,10 @@ int __must_check rfkill_register(struct rfkill *rfkill)
 #endif
 	}
 
-	rfkill_led_event(&rfkill->led, rfkill_any_blocked(rfkill));
+	/*
+	 * No per-device LED event here: like in-tree, an LED on the
+	 * trigger follows the device from its first change on.
+	 */
 	rfkill_announce_locked(rfkill, RFKILL_OP_ADD);
 	rfkill_global_update_locked();
 

@@ -51,27 +51,37 @@ struct rfkill_file {
 /* Open files; guarded by rfkill_global_mutex. */
 static LIST_HEAD(rfkill_files);
 
-/* Queues a copy of @ev for @file; false if the queue is full or no memory. */
-static bool rfkill_queue(struct rfkill_file *file,
-			 const struct rfkill_event_ext *ev)
+/*
+ * Queues a copy of @ev for @file: 0, -ENOMEM or -ENOSPC (the queue is
+ * full).  Either way the event is lost for this file, like in-tree; only
+ * open() fails on -ENOMEM.
+ */
+static int rfkill_queue_err(struct rfkill_file *file,
+			    const struct rfkill_event_ext *ev)
 {
 	struct rfkill_queued_event *qev;
 
 	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
 	if (!qev)
-		return false;	/* an event lost, like in-tree */
+		return -ENOMEM;
 	qev->ev = *ev;
 
 	mutex_lock(&file->mtx);
 	if (file->queued > RFKILL_MAX_QUEUED) {
 		mutex_unlock(&file->mtx);
 		kfree(qev);
-		return false;
+		return -ENOSPC;
 	}
 	file->queued++;
 	list_add_tail(&qev->list, &file->events);
 	mutex_unlock(&file->mtx);
-	return true;
+	return 0;
+}
+
+static bool rfkill_queue(struct rfkill_file *file,
+			 const struct rfkill_event_ext *ev)
+{
+	return !rfkill_queue_err(file, ev);
 }
 
 void rfkill_send_event_locked(const struct rfkill_event_ext *ev)
@@ -138,19 +148,20 @@ static void rfkill_free_events(struct rfkill_file *file)
 	}
 }
 
+/* Stops open() on -ENOMEM, as in-tree; a full queue drops the event. */
 static int rfkill_queue_add_event(struct rfkill *rfkill, void *arg)
 {
 	struct rfkill_event_ext ev;
 
 	rfkill_sync_locked(rfkill);
 	rfkill_fill_event(&ev, rfkill, RFKILL_OP_ADD);
-	rfkill_queue(arg, &ev);
-	return 0;
+	return rfkill_queue_err(arg, &ev) == -ENOMEM ? -ENOMEM : 0;
 }
 
 static int rfkill_fop_open(struct inode *inode, struct file *filp)
 {
 	struct rfkill_file *file;
+	int err;
 
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
@@ -166,7 +177,15 @@ static int rfkill_fop_open(struct inode *inode, struct file *filp)
 	 * nothing else: the indicator state only comes to a file that asks.
 	 */
 	mutex_lock(&rfkill_global_mutex);
-	rfkill_for_each_locked(rfkill_queue_add_event, file);
+	err = rfkill_for_each_locked(rfkill_queue_add_event, file);
+	if (err) {
+		/* an open without every ADD event would lie about the radios */
+		mutex_unlock(&rfkill_global_mutex);
+		rfkill_free_events(file);
+		mutex_destroy(&file->mtx);
+		kfree(file);
+		return err;
+	}
 	list_add(&file->list, &rfkill_files);
 	mutex_unlock(&rfkill_global_mutex);
 
@@ -181,9 +200,10 @@ static __poll_t rfkill_fop_poll(struct file *filp, poll_table *wait)
 
 	poll_wait(filp, &file->read_wait, wait);
 
+	/* readable replaces writable, as in-tree: not POLLIN|POLLOUT */
 	mutex_lock(&file->mtx);
 	if (!list_empty(&file->events))
-		res |= EPOLLIN | EPOLLRDNORM;
+		res = EPOLLIN | EPOLLRDNORM;
 	mutex_unlock(&file->mtx);
 
 	return res;

@@ -141,21 +141,23 @@ static void rfkill_input_work_fn(struct work_struct *work)
 
 static DECLARE_DELAYED_WORK(rfkill_input_work, rfkill_input_work_fn);
 
-/* Caller holds rfkill_input_lock. */
+/*
+ * Caller holds rfkill_input_lock.  Outside the rate limit window the work
+ * runs at once; inside it, a full window from now (not the rest of the
+ * window), as in-tree: a press that comes while the work is queued joins
+ * that run and does not move the window.
+ */
 static void rfkill_input_schedule(bool now)
 {
-	unsigned long delay = 0;
-	unsigned long next = rfkill_last_run +
-			     msecs_to_jiffies(RFKILL_INPUT_DELAY_MS);
+	unsigned long window = msecs_to_jiffies(RFKILL_INPUT_DELAY_MS);
+	unsigned long delay;
 
 	if (now) {
 		mod_delayed_work(system_wq, &rfkill_input_work, 0);
 	} else {
-		if (delayed_work_pending(&rfkill_input_work))
+		delay = time_after(jiffies, rfkill_last_run + window) ? 0 : window;
+		if (!schedule_delayed_work(&rfkill_input_work, delay))
 			return;
-		if (time_before(jiffies, next))
-			delay = next - jiffies;
-		schedule_delayed_work(&rfkill_input_work, delay);
 	}
 	rfkill_last_run = jiffies;
 }
@@ -317,7 +319,7 @@ int rfkill_input_init(void)
 	}
 
 	/* the first key press must not wait */
-	rfkill_last_run = jiffies - msecs_to_jiffies(RFKILL_INPUT_DELAY_MS);
+	rfkill_last_run = jiffies - msecs_to_jiffies(RFKILL_INPUT_DELAY_MS) - 1;
 
 	return input_register_handler(&rfkill_input_handler);
 }

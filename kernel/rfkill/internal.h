@@ -65,6 +65,7 @@ const char *rfkill_name(const struct rfkill *rfkill);
 enum rfkill_type rfkill_get_type(const struct rfkill *rfkill);
 const char *rfkill_type_name(enum rfkill_type type);
 u32 rfkill_index(const struct rfkill *rfkill);
+bool rfkill_is_registered(const struct rfkill *rfkill);
 bool rfkill_is_persistent(const struct rfkill *rfkill);
 void rfkill_get_state(struct rfkill *rfkill, struct rfkill_state *st);
 void rfkill_fill_event(struct rfkill_event_ext *ev, struct rfkill *rfkill,
@@ -132,7 +133,10 @@ void rfkill_led_event(struct rfkill_led *led, bool blocked);
  * indicator from a work item.  Safe in any context.
  */
 void rfkill_global_changed(void);
-/* The same, now; caller holds rfkill_global_mutex. */
+/*
+ * The same, but the indicator now (caller holds rfkill_global_mutex);
+ * rfkill-any and rfkill-none still from the work item, as in-tree.
+ */
 void rfkill_global_update_locked(void);
 int rfkill_global_leds_init(void);
 void rfkill_global_leds_exit(void);

@@ -4,11 +4,14 @@
  * while the radio is unblocked), and the global "rfkill-any" (on while any
  * radio is unblocked) and "rfkill-none" (on while none is).
  *
- * Drivers change device state from any context, so for them the global
- * triggers and the airplane-mode indicator are recomputed from one work
- * item that may take rfkill_global_mutex.  Changes made with the mutex
- * held (userspace writes, key presses, registration) recompute at once,
- * so "rfkill block all" has lit the indicator when write() returns.
+ * rfkill-any and rfkill-none are recomputed in a work item, as in-tree:
+ * LED drivers' callbacks never run under rfkill_global_mutex, and a
+ * CHANGE_ALL costs one pass over the devices, not one per device.
+ * Drivers change device state from any context, so for them the
+ * airplane-mode indicator is recomputed from that work item too.
+ * Changes made with the mutex held (userspace writes, key presses,
+ * registration) recompute the indicator at once, so "rfkill block all"
+ * has lit it when write() returns.
  */
 #include <linux/kernel.h>
 #include <linux/leds.h>
@@ -22,13 +25,15 @@ static enum led_brightness rfkill_led_brightness(bool blocked)
 	return blocked ? LED_OFF : LED_FULL;
 }
 
+/* Like every per-device LED event: nothing before registration is done. */
 static int rfkill_led_activate(struct led_classdev *led_cdev)
 {
 	struct rfkill_led *led = container_of(led_cdev->trigger,
 					      struct rfkill_led, trigger);
 
-	led_set_brightness(led_cdev,
-			   rfkill_led_brightness(rfkill_blocked(led->rfkill)));
+	if (rfkill_is_registered(led->rfkill))
+		led_set_brightness(led_cdev,
+				   rfkill_led_brightness(rfkill_blocked(led->rfkill)));
 	return 0;
 }
 
@@ -72,30 +77,36 @@ static struct led_trigger rfkill_none_trigger = {
 	.activate	= rfkill_global_led_activate,
 };
 
-void rfkill_global_update_locked(void)
+/* The LEDs outside the mutex: their drivers may sleep or take locks. */
+static void rfkill_global_work_fn(struct work_struct *work)
 {
 	struct rfkill_tally tally;
 	bool any_unblocked;
 
-	lockdep_assert_held(&rfkill_global_mutex);
-
+	mutex_lock(&rfkill_global_mutex);
 	rfkill_tally_locked(&tally);
+	rfkill_apm_default_locked(&tally);
+	mutex_unlock(&rfkill_global_mutex);
+
 	any_unblocked = tally.blocked < tally.total;
 	led_trigger_event(&rfkill_any_trigger,
 			  any_unblocked ? LED_FULL : LED_OFF);
 	led_trigger_event(&rfkill_none_trigger,
 			  any_unblocked ? LED_OFF : LED_FULL);
-	rfkill_apm_default_locked(&tally);
-}
-
-static void rfkill_global_work_fn(struct work_struct *work)
-{
-	mutex_lock(&rfkill_global_mutex);
-	rfkill_global_update_locked();
-	mutex_unlock(&rfkill_global_mutex);
 }
 
 static DECLARE_WORK(rfkill_global_work, rfkill_global_work_fn);
+
+void rfkill_global_update_locked(void)
+{
+	struct rfkill_tally tally;
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	rfkill_tally_locked(&tally);
+	rfkill_apm_default_locked(&tally);
+	schedule_work(&rfkill_global_work);
+}
 
 void rfkill_global_changed(void)
 {

@@ -102,14 +102,25 @@ check "signal cleared, not-owner left: still hard, 0x2" \
 echo "0 2" >$D/hw
 check "all reasons cleared: hard 0, 0x0, state 1" \
 	eq "$(words "$S/hard" "$S/hard_block_reasons" "$S/state")" "0 0x0 1"
-# a reason bit this core does not know (a newer driver): the block holds,
-# the bit is shown, and no WARNING (vmrun fails on one in dmesg)
-echo "1 4" >$D/hw
-check "unknown reason 0x4: hard 1, reasons 0x4, state 2" \
-	eq "$(words "$S/hard" "$S/hard_block_reasons" "$S/state")" "1 0x4 2"
-echo "0 4" >$D/hw
-check "unknown reason 0x4 cleared: hard 0, 0x0" \
-	eq "$(words "$S/hard" "$S/hard_block_reasons")" "0 0x0"
+# a reason bit this core does not know (a newer driver): from 6.12 on the
+# block holds and the bit is shown, like in-tree.  Where the reason is an
+# unsigned long (6.1) the core WARNs and ignores the call, like in-tree,
+# and a WARNING fails the run (vmrun reads dmesg): not tried there.
+kver=$(uname -r)
+kmajor=${kver%%.*}
+kminor=${kver#*.}
+kminor=${kminor%%.*}
+if [ "$kmajor" -gt 6 ] || { [ "$kmajor" -eq 6 ] && [ "$kminor" -ge 12 ]; }; then
+	echo "1 4" >$D/hw
+	check "unknown reason 0x4: hard 1, reasons 0x4, state 2" \
+		eq "$(words "$S/hard" "$S/hard_block_reasons" "$S/state")" "1 0x4 2"
+	echo "0 4" >$D/hw
+	check "unknown reason 0x4 cleared: hard 0, 0x0" \
+		eq "$(words "$S/hard" "$S/hard_block_reasons")" "0 0x0"
+else
+	ok 0 "unknown reason 0x4 # SKIP $kver WARNs and ignores it, like in-tree"
+	ok 0 "unknown reason 0x4 cleared # SKIP $kver"
+fi
 check "rfkill event saw the hard block and its end" \
 	wait_for sh -c "grep -q 'type 6 op 2 soft 0 hard 1' /tmp/ev.log && grep 'type 6 op 2' /tmp/ev.log | tail -n 1 | grep -q 'hard 0'"
 

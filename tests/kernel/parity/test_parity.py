@@ -3,7 +3,8 @@
 """Parity of our rfkill.ko with the in-tree one, on one kernel: boot the
 same VM twice, once with Debian's rfkill.ko and asus-wireless.ko and once
 with ours, run parity-probe in both and diff the two transcripts.  The test
-passes only when they are equal after the allow-list below; the diff is
+passes only when they are equal after the exception list
+(tests/kernel/allowed_differences.py, shared with the differential fuzzer); the diff is
 printed as TAP comments either way.
 
   test_parity.py --kernel KVER --probe parity-probe
@@ -22,47 +23,10 @@ import sys
 
 from vm.testlib import VMRUN, Tap, kbuild
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from allowed_differences import normalize  # noqa: E402
+
 RADIOS = ['mac80211_hwsim radios=2', 'hci_vhci', 'toshiba_bluetooth']
-
-# The intended differences, and only those (issue 9).  Each entry rewrites
-# or drops lines of BOTH transcripts before the diff.
-ALLOW = [
-    # Ops 4 ACQUIRE and 5 CHANGE of the airplane-mode indicator and the
-    # ioctl that asks for op-5 events, on an fd of their own: in-tree
-    # answers EINVAL to the writes and ENOTTY/ENOSYS to the ioctl.  The
-    # observer never asks, so no op-5 event may reach it: none is allowed.
-    ('drop', re.compile(r'^write dev-write:op-airplane-')),
-    ('drop', re.compile(r'^ioctl airplane-mode-events ')),
-    # Our extra LED trigger, in every LED's trigger list.
-    ('sub', re.compile(r' \[?rfkill-airplane-mode\]?(?= |$)'), ''),
-    # The asus-wireless LED: named asus-wireless::airplane_mode with default
-    # trigger rfkill-airplane-mode in ours (the seeds' 2016 series), and
-    # asus-wireless::airplane with rfkill-none in-tree.  Same LED, so only
-    # the name and which trigger is selected may differ.
-    ('sub', re.compile(r'asus-wireless::airplane(_mode)?'), 'asus-wireless::<airplane-led>'),
-    ('asus-trigger', re.compile(r'^(led \S+ asus-wireless::<airplane-led> trigger = )(.*)$')),
-]
-
-
-def normalize(lines):
-    out = []
-    for line in lines:
-        keep = True
-        for rule in ALLOW:
-            kind, rx = rule[0], rule[1]
-            if kind == 'drop' and rx.search(line):
-                keep = False
-                break
-            if kind == 'sub':
-                line = rx.sub(rule[2], line)
-            elif kind == 'asus-trigger':
-                m = rx.match(line)
-                if m:  # the trigger list stays, the [selected] one is cleared
-                    line = m.group(1) + m.group(2).replace('[', '').replace(']', '')
-        if keep:
-            out.append(line)
-    return out
-
 
 def summary(changed):
     """The distinct differences, with how often each was seen: the step
@@ -160,18 +124,18 @@ def main():
         f.write('\n'.join(diff) + '\n')
     changed = [l for l in diff if l[:1] in '+-' and l[:3] not in ('+++', '---')]
     tap.diag(f'{args.kernel}: {raw} raw differing lines, {len(changed)} after the '
-             f'allow-list; transcripts in {args.work_dir}')
+             f'exception list; transcripts in {args.work_dir}')
     if diff:
         distinct = summary(changed)
         tap.diag('distinct differences (- in-tree, + ours):\n' + '\n'.join(distinct))
         tap.diag('parity diff (- in-tree, + ours):\n' + '\n'.join(diff))
         # meson --print-errorlogs shows stderr: the findings belong there too
-        print(f'parity {args.kernel}: {len(changed)} lines differ after the allow-list; '
+        print(f'parity {args.kernel}: {len(changed)} lines differ after the exception list; '
               f'full diff in {args.work_dir}/parity.diff\n'
               'distinct differences (- in-tree, + ours):\n' + '\n'.join(distinct),
               file=sys.stderr)
     tap.check(not diff, f'{args.kernel}: ours behaves like the in-tree rfkill.ko '
-              f'apart from the allow-list ({len(changed)} lines differ)')
+              f'apart from the exception list ({len(changed)} lines differ)')
     return tap.done()
 
 

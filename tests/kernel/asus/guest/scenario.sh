@@ -38,7 +38,7 @@ soft_all() { cat /sys/class/rfkill/rfkill*/soft | tr -d '\n'; }
 count() { ls -d "$@" 2>/dev/null | wc -l; }
 
 case $fixture in
-atk4002|atk4001) has_led=1; readback=1 ;;
+atk4002|atk4001) has_led=1; readback=255 ;;	# LED_FULL, as in-tree
 e202sa) has_led=1; readback=0 ;;
 nohswc) has_led=0 ;;
 *) echo "# unknown fixture '$fixture'"; echo "1..0"; exit 2 ;;
@@ -181,15 +181,15 @@ reload() {	# reload COUNT: rmmod/insmod COUNT times, echo how many worked
 	while [ $i -lt $1 ]; do
 		rmmod asus_wireless || break
 		insmod /guest/asus-wireless.ko || break
-		if [ $has_led = 1 ] && [ $readback = 1 ]; then
+		if [ $has_led = 1 ] && [ $readback != 0 ]; then
 			j=0
-			while [ "$(cat $LED/brightness)" != 1 ] && [ $j -lt 50 ]; do
+			while [ "$(cat $LED/brightness)" != $readback ] && [ $j -lt 50 ]; do
 				usleep 100000
 				j=$((j + 1))
 			done
 			# a broken LED must fail the host check, not stall here
 			if [ $j = 50 ]; then
-				echo "# LED never read back 1 after insmod" >&2
+				echo "# LED never read back $readback after insmod" >&2
 				readback=0
 			fi
 		else
