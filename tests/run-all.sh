@@ -58,7 +58,7 @@ run_suites() {
   results+=("$name:$dir/meson-logs/testlog.json")
 }
 
-run_suites main "$out/main" -Dkernel_tests=enabled -- --no-suite bench
+run_suites main "$out/main" -Dkernel_tests=enabled -Ddesktop_tests=enabled -- --no-suite bench
 run_suites asan "$out/asan" -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit
 
 if [ "$fuzz_seconds" -gt 0 ]; then
