@@ -20,6 +20,7 @@ Screenshots go to OUTDIR; prints TAP.
 import os
 import subprocess
 import sys
+import time
 
 import fakekernel
 import guitest as gt
@@ -81,18 +82,23 @@ class Scenario:
         pixels.save(pixbuf, os.path.join(self.outdir, f'{name}.png'))
         return pixbuf
 
-    def settled(self, what, differs_from=None, region=None, timeout=20):
-        """A grab equal to the one before it (in region), and, if
-        differs_from is given, different from that one there."""
+    def settled(self, what, differs_from=None, region=None, timeout=20, calm_for=0.0):
+        """A grab equal to the one before it (in region) and unchanged for
+        calm_for seconds, and, if differs_from is given, different from
+        that one there."""
         last = self.desktop.grab()
+        since = time.monotonic()
 
         def ready():
-            nonlocal last
+            nonlocal last, since
             self.desktop.alive()
             now = self.desktop.grab()
             calm = not pixels.diff_points(now, last, region)
             last = now
             if not calm:
+                since = time.monotonic()
+                return None
+            if time.monotonic() - since < calm_for:
                 return None
             if differs_from is not None and not pixels.diff_points(now, differs_from, region):
                 return None
@@ -157,7 +163,7 @@ class Scenario:
         """What this panel draws for an icon name it cannot resolve."""
         item = probe.MissingIconItem()
         try:
-            grab = self.settled('the probe item drawn', differs_from=baseline)
+            grab = self.settled('the probe item drawn', differs_from=baseline, calm_for=1.0)
             boxes = self.new_areas(baseline, grab)
             self.shot('probe-missing-icon', grab)
         finally:
@@ -165,9 +171,10 @@ class Scenario:
         # Gone again before the applet comes.
         self.settled('the probe item removed', timeout=20)
         icons = [b for b in boxes if ICON_MIN // 2 <= pixels.size(b)[0] <= ICON_MAX]
-        if not icons:
+        if not boxes:
             self.placeholder = None
-            return f'draws nothing for a missing icon (changed: {boxes})'
+            return 'draws nothing for a missing icon'
+        gt.check(icons, f'no icon-sized area among the changes: {boxes}')
         slot = pixels.grow(icons[-1], 3, grab)
         self.placeholder = pixels.crop(grab, slot)
         pixels.save(self.placeholder,
@@ -187,13 +194,17 @@ class Scenario:
         self.placeholder = None
         desktop.start()
         # The panel drawn and calm before anything is compared.
-        baseline = self.settled(f'{desktop.name} drawn and calm', timeout=60)
+        # Drawn (not one colour: panels map late) and calm for a while.
+        def drawn():
+            grab = self.settled(f'{desktop.name} calm', timeout=60, calm_for=1.5)
+            return None if pixels.uniform(grab) else grab
+        baseline = gt.wait_for(drawn, 90, f'{desktop.name} drawn')
         self.shot('0-desktop', baseline)
         tap.result(True, f'{desktop.name} started', 'panel up, watcher on the bus')
 
         tap.step('the panel\'s missing-icon picture learnt',
                  lambda: self.learn_placeholder(baseline))
-        baseline = self.settled('the desktop calm again', timeout=20)
+        baseline = self.settled('the desktop calm again', timeout=20, calm_for=1.0)
 
         env = dict(desktop.env, GDK_BACKEND=desktop.gdk_backend)
         os.environ.update({k: v for k, v in env.items()
@@ -206,7 +217,7 @@ class Scenario:
         path = gt.wait_for(lambda: self.item_path(name), 20, 'the item on the bus')
         item = gt.Item(self.bus, name, path)
 
-        on = self.settled('the icon drawn', differs_from=baseline, timeout=30)
+        on = self.settled('the icon drawn', differs_from=baseline, timeout=30, calm_for=1.0)
         self.shot('1-radios-on', on)
         box = self.icon_box(baseline, on, 'radios on')
         slot = pixels.grow(box, 3, on)
@@ -238,12 +249,20 @@ class Scenario:
         def airplane_off():
             item.click('Airplane mode')
             self.wait_radios(False, 'every radio unblocked')
-            grab = self.settled('the radios-on icon back', region=slot)
-            self.shot('4-airplane-off', grab)
-            same = pixels.likeness(pixels.crop(grab, slot), pixels.crop(on, slot))
-            gt.check(same >= SAME_LIKENESS,
-                     f'the icon is not the radios-on one again (likeness {same:.2f})')
-            return f'every radio unblocked; icon as before ({same:.2f})'
+            want = pixels.crop(on, slot)
+            seen = {}
+
+            def back():
+                grab = self.desktop.grab()
+                seen['likeness'] = pixels.likeness(pixels.crop(grab, slot), want)
+                return grab if seen['likeness'] >= SAME_LIKENESS else None
+            try:
+                gt.wait_for(back, 10, 'the radios-on icon back')
+            except gt.TestFailure as failure:
+                raise gt.TestFailure(f'{failure}; likeness {seen["likeness"]:.2f}')
+            finally:
+                self.shot('4-airplane-off')
+            return f'every radio unblocked; icon as before ({seen["likeness"]:.2f})'
         tap.step('a second click restores the radios and the icon', airplane_off)
 
         def hardware_switch():
@@ -258,11 +277,28 @@ class Scenario:
                      f'notifications served by {owner!r}, not {desktop.notification_daemon!r}')
             gt.check(any('Hardware switch: radios off' in c for c in calls),
                      f'{owner} got no Notify with the title; calls: {calls}')
-            icon = self.icon_checks(grab, box, 'hardware-switch')
-            return (f'{owner} got Notify {calls[-1]!r} and drew it in {popups}; '
-                    f'{icon}')
-        tap.step('a hardware-switch flip: notification drawn by the desktop\'s daemon; '
-                 'icon legible', hardware_switch)
+            self.switch_calm = calm
+            return f'{owner} got Notify {calls[-1]!r} and drew it in {popups}'
+        tap.step('a hardware-switch flip: notification drawn by the desktop\'s daemon',
+                 hardware_switch)
+
+        def hardware_switch_icon():
+            calm = getattr(self, 'switch_calm', None)
+            gt.check(calm is not None, 'no switch flip to look at')
+
+            # The notification may cover the tray (MATE's does): wait
+            # until it has gone from around the icon.
+            def clear():
+                grab = self.desktop.grab()
+                covered = [b for b in self.popups(calm, grab)
+                           if b[0] <= slot[2] and slot[0] <= b[2]
+                           and b[1] <= slot[3] and slot[1] <= b[3]]
+                return None if covered else grab
+            grab = gt.wait_for(clear, 30, 'the notification gone from the tray')
+            grab = self.settled('the tray calm', region=slot, calm_for=0.5)
+            self.shot('5-hardware-switch-icon', grab)
+            return self.icon_checks(grab, box, 'hardware-switch')
+        tap.step('hardware switch: icon legible', hardware_switch_icon)
 
         def no_radios():
             self.fake.set_hard_all(False)

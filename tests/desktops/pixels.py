@@ -95,6 +95,14 @@ def components(points, gap=6):
     return groups
 
 
+def uniform(pixbuf):
+    """One colour all over: a screen nothing has drawn on yet."""
+    data, stride, n, width = _rows(pixbuf)
+    first = data[0:n] * width
+    return all(data[y * stride:y * stride + width * n] == first
+               for y in range(pixbuf.get_height()))
+
+
 def size(box):
     return box[2] - box[0] + 1, box[3] - box[1] + 1
 
@@ -147,13 +155,23 @@ MIN_STRONG = 12
 MIN_RATIO_DIMMED = 1.5
 
 
-def likeness(a, b):
-    """Share (0..1) of pixels that are the same in two equal-size crops."""
-    w, h = min(a.get_width(), b.get_width()), min(a.get_height(), b.get_height())
-    ca = a.new_subpixbuf(0, 0, w, h).copy()
-    cb = b.new_subpixbuf(0, 0, w, h).copy()
-    differ = len(diff_points(ca, cb))
-    return 1.0 - differ / float(w * h)
+def likeness(a, b, shift=4):
+    """Share (0..1) of equal pixels where two crops overlap best, moved by
+    up to shift pixels against each other: the same icon found in two
+    slightly different boxes is still the same."""
+    best = 0.0
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
+            ax, ay = max(0, dx), max(0, dy)
+            bx, by = max(0, -dx), max(0, -dy)
+            w = min(a.get_width() - ax, b.get_width() - bx)
+            h = min(a.get_height() - ay, b.get_height() - by)
+            if w < 8 or h < 8:
+                continue
+            ca = a.new_subpixbuf(ax, ay, w, h).copy()
+            cb = b.new_subpixbuf(bx, by, w, h).copy()
+            best = max(best, 1.0 - len(diff_points(ca, cb)) / float(w * h))
+    return best
 
 
 def save(pixbuf, path, factor=1):

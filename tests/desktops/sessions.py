@@ -178,11 +178,20 @@ class Lxqt(X11Desktop):
     notification_exec = '/usr/bin/lxqt-notificationd'
 
     def start(self):
-        # The panel with the status notifier plugin (the watcher) only.
-        write(os.path.join(os.environ['XDG_CONFIG_HOME'], 'lxqt/panel.conf'),
+        # The panel with the status notifier plugin (the watcher) and a
+        # clock, which keeps the panel from shrinking to nothing.
+        config = os.environ['XDG_CONFIG_HOME']
+        write(os.path.join(config, 'lxqt/panel.conf'),
               '[General]\n__userfile__=true\n\n[panel1]\n'
-              'plugins=statusnotifier\nposition=Bottom\n\n'
-              '[statusnotifier]\ntype=statusnotifier\n')
+              'plugins=statusnotifier, worldclock\nposition=Bottom\n\n'
+              '[statusnotifier]\ntype=statusnotifier\n\n'
+              '[worldclock]\ntype=worldclock\n')
+        # What lxqt-session's settings would give (without them the panel
+        # is transparent, its text black, and Qt looks in hicolor only):
+        # the Breeze icon theme, and LXQt's "light" panel theme, as the
+        # translucent dark ones are black without a compositor.
+        write(os.path.join(config, 'lxqt/lxqt.conf'),
+              '[General]\nicon_theme=breeze\ntheme=light\n')
         self.start_x()
         self.env.update(XDG_CURRENT_DESKTOP='LXQt')
         self.use_notification_daemon()
