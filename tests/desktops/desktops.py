@@ -269,8 +269,11 @@ class Scenario:
             notified = self.notify_monitor()
             calm = self.settled('calm before the switch', timeout=15)
             self.fake.set_hard_all(True)
-            grab, popups = self.wait_popup(calm, 'a notification drawn', 20)
-            self.shot('5-hardware-switch', grab)
+            try:
+                grab, popups = self.wait_popup(calm, 'a notification drawn',
+                                               desktop.notification_timeout)
+            finally:
+                self.shot('5-hardware-switch')
             calls = self.notify_calls(notified)
             owner = sessions.owner_command(self.bus, 'org.freedesktop.Notifications')
             gt.check(owner == desktop.notification_daemon,

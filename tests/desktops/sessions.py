@@ -47,6 +47,8 @@ class Desktop:
     # session has several installed (None: the desktop owns the name).
     notification_exec = None
     menu_button = 'right'
+    # Seconds from a Notify to its popup on screen.
+    notification_timeout = 20
     gdk_backend = 'x11'
 
     def __init__(self, logdir, bus):
@@ -130,6 +132,8 @@ class X11Desktop(Desktop):
 class Plasma(X11Desktop):
     name = 'plasma'
     notification_daemon = 'plasmashell'
+    # Its popup slides in, drawn by software Qt Quick.
+    notification_timeout = 40
 
     def start(self):
         self.start_x()
