@@ -38,6 +38,10 @@ POPUP_MIN_W, POPUP_MIN_H = 80, 40
 SAME_LIKENESS = 0.97
 
 
+def overlap(a, b):
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
 class Tap:
     def __init__(self):
         self.count = 0
@@ -110,20 +114,19 @@ class Scenario:
                 if pixels.size(b)[0] >= POPUP_MIN_W and pixels.size(b)[1] >= POPUP_MIN_H]
 
     def wait_popup(self, before, what, timeout=15):
-        """A calm grab with a new area larger than an icon (a menu, a
-        notification); returns (grab, areas)."""
+        """A new area larger than an icon (a menu, a notification) in the
+        same place on two grabs in a row; returns (grab, areas).  Its
+        inside may change: Plasma's popup animates a countdown."""
         last = None
 
         def ready():
             nonlocal last
             self.desktop.alive()
             now = self.desktop.grab()
-            calm = last is not None and not pixels.diff_points(now, last)
-            last = now
-            if not calm:
-                return None
             areas = self.popups(before, now)
-            return (now, areas) if areas else None
+            same_place = any(overlap(a, b) for a in areas for b in (last or []))
+            last = areas
+            return (now, areas) if same_place else None
         return gt.wait_for(ready, timeout, what)
 
     def new_areas(self, before, after):
@@ -136,8 +139,26 @@ class Scenario:
                  if ICON_MIN <= pixels.size(b)[0] <= ICON_MAX
                  and ICON_MIN // 2 <= pixels.size(b)[1] <= ICON_MAX]
         gt.check(icons, f'no icon-sized area appeared for {what}; changed: {boxes}')
-        # The tray's newest slot; other items may have moved over by one.
-        return icons[-1]
+        # Items that moved over to make room were on screen before, a slot
+        # or two aside; the new item's picture was nowhere in the row.
+        new = [b for b in icons if not self.moved(before, after, b)]
+        gt.check(new, f'only items that moved over changed for {what}: {icons}')
+        return new[0]
+
+    @staticmethod
+    def moved(before, after, box, reach=80):
+        """Whether the picture in box of after was in before, at most reach
+        pixels to the left or right."""
+        w, _h = pixels.size(box)
+        picture = pixels.crop(after, box)
+        for dx in range(-reach, reach + 1):
+            x = box[0] + dx
+            if dx == 0 or x < 0 or x + w > before.get_width():
+                continue
+            old = pixels.crop(before, (x, box[1], x + w - 1, box[3]))
+            if pixels.likeness(old, picture, shift=0) >= SAME_LIKENESS:
+                return True
+        return False
 
     # -- the applet's icon ---------------------------------------------------
 
@@ -293,9 +314,7 @@ class Scenario:
             # until it has gone from around the icon.
             def clear():
                 grab = self.desktop.grab()
-                covered = [b for b in self.popups(calm, grab)
-                           if b[0] <= slot[2] and slot[0] <= b[2]
-                           and b[1] <= slot[3] and slot[1] <= b[3]]
+                covered = [b for b in self.popups(calm, grab) if overlap(b, slot)]
                 return None if covered else grab
             grab = gt.wait_for(clear, 30, 'the notification gone from the tray')
             grab = self.settled('the tray calm', region=slot, calm_for=0.5)
