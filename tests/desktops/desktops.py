@@ -310,14 +310,7 @@ class Scenario:
             calm = getattr(self, 'switch_calm', None)
             gt.check(calm is not None, 'no switch flip to look at')
 
-            # The notification may cover the tray (MATE's does): wait
-            # until it has gone from around the icon.
-            def clear():
-                grab = self.desktop.grab()
-                covered = [b for b in self.popups(calm, grab) if overlap(b, slot)]
-                return None if covered else grab
-            grab = gt.wait_for(clear, 30, 'the notification gone from the tray')
-            grab = self.settled('the tray calm', region=slot, calm_for=0.5)
+            grab = self.tray_clear(calm, slot)
             self.shot('5-hardware-switch-icon', grab)
             return self.icon_checks(grab, box, 'hardware-switch')
         tap.step('hardware switch: icon legible', hardware_switch_icon)
@@ -328,7 +321,9 @@ class Scenario:
                 self.fake.remove(radio['name'])
             gt.wait_for(lambda: item.props()['Status'] == 'Passive', 10,
                         'the item passive')
-            grab = self.settled('the tray with no radios', timeout=20)
+            self.settled('the tray with no radios', timeout=20)
+            # Compared with the first grab, which had no popup at all.
+            grab = self.tray_clear(on, slot)
             self.shot('6-no-radios', grab)
             region_now = pixels.crop(grab, slot)
             if pixels.likeness(region_now, pixels.crop(baseline, slot)) >= SAME_LIKENESS:
@@ -338,6 +333,16 @@ class Scenario:
             return ('item passive and still drawn: '
                     + self.icon_checks(grab, box, 'no-radios', pixels.MIN_RATIO_DIMMED))
         tap.step('no radios: item passive, hidden or drawn legibly', no_radios)
+
+    def tray_clear(self, calm, slot):
+        """A grab once no notification covers the tray (MATE's does)
+        compared with the calm grab from before it came."""
+        def clear():
+            grab = self.desktop.grab()
+            covered = [b for b in self.popups(calm, grab) if overlap(b, slot)]
+            return None if covered else grab
+        gt.wait_for(clear, 30, 'the notification gone from the tray')
+        return self.settled('the tray calm', region=slot, calm_for=0.5)
 
     def item_path(self, name):
         """libayatana's object path, the same on every panel."""
