@@ -95,8 +95,11 @@ run() {
     XDG_CACHE_HOME=/home/$user/.cache XDG_RUNTIME_DIR=/tmp/runtime-$user \
     RFK_FAKE_RFKILL=/opt/rfk-desktops/fake-rfkill \
     RFK_WL_POINTER=/opt/rfk-desktops/wl-pointer \
-    sh -c 'mkdir -m 700 -p "$XDG_RUNTIME_DIR" && exec dbus-run-session -- \
-      python3 /opt/rfk-desktops/desktops.py "$1" /var/tmp/out' sh "$desktop"
+    sh -c 'mkdir -m 700 -p "$XDG_RUNTIME_DIR"
+      # TAP on fd 3; what D-Bus-started programs print goes to stderr.
+      exec 3>&1 1>&2
+      exec dbus-run-session -- python3 /opt/rfk-desktops/desktops.py "$1" /var/tmp/out 3' \
+    sh "$desktop"
 }
 
 case "${1:-}" in
