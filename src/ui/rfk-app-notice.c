@@ -1,7 +1,10 @@
 /*
  * rfk-app-notice.c: "no tray here" and "already running", as desktop
- * notifications with actions.  Notify() is asynchronous: a notification
- * daemon that hangs never blocks the applet.
+ * notifications with buttons: GNotifications through the application
+ * (see rfk-notifier.c), which never wait for the daemon.  The buttons are
+ * application actions, so GNOME Shell and a freedesktop daemon alike
+ * reach them; a daemon without the "actions" capability (mako by
+ * default) draws none, and the body says what to do instead.
  */
 #include "config.h"
 
@@ -14,14 +17,15 @@
 #include "rfk-app-notice.h"
 
 #include "rfk-autostart.h"
+#include "rfk-icon-theme.h"
 
 #define WATCHER_NAME "org.kde.StatusNotifierWatcher"
-#define NOTIFY_NAME "org.freedesktop.Notifications"
-#define NOTIFY_PATH "/org/freedesktop/Notifications"
-#define NOTIFY_TIMEOUT_MS 10000
+/* One id for both notices: a new one replaces the last. */
+#define NOTIFICATION_ID "notice"
 
-#define ACTION_QUIT "quit"
-#define ACTION_NO_AUTOSTART "no-autostart"
+/* Application actions behind the buttons ("app." + name). */
+#define ACTION_QUIT "notice-quit"
+#define ACTION_NO_AUTOSTART "notice-no-autostart"
 
 struct _RfkAppNotice
 {
@@ -29,87 +33,31 @@ struct _RfkAppNotice
 
   GApplication *app;            /* not owned: it owns us */
   GDBusConnection *bus;         /* owned */
-  GCancellable *cancellable;
   guint watch_id;
   guint grace_id;
-  guint action_subscription;
   gboolean tray;                /* a watcher is on the bus */
   gboolean told_no_tray;        /* once per run */
-  guint32 notification_id;      /* ours, for replaces_id and actions */
-  gboolean in_flight;
-  GVariant *queued;             /* (ssb) summary, body, with actions */
 };
 
 G_DEFINE_FINAL_TYPE (RfkAppNotice, rfk_app_notice, G_TYPE_OBJECT)
 
-static void send_queued (RfkAppNotice *self);
-
-static void
-notify_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = NULL;
-  RfkAppNotice *self;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                         &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = RFK_APP_NOTICE (user_data);
-  self->in_flight = FALSE;
-  if (reply != NULL)
-    g_variant_get (reply, "(u)", &self->notification_id);
-  else
-    g_debug ("Cannot show notification: %s", error->message);
-  send_queued (self);
-}
-
-static void
-send_queued (RfkAppNotice *self)
-{
-  g_autoptr (GVariant) queued = NULL;
-  const char *summary, *body;
-  gboolean with_actions;
-  GVariantBuilder actions, hints;
-
-  if (self->in_flight || self->queued == NULL)
-    return;
-  queued = g_steal_pointer (&self->queued);
-  g_variant_get (queued, "(&s&sb)", &summary, &body, &with_actions);
-
-  g_variant_builder_init (&actions, G_VARIANT_TYPE ("as"));
-  if (with_actions)
-    {
-      g_variant_builder_add (&actions, "s", ACTION_QUIT);
-      g_variant_builder_add (&actions, "s", _("Quit"));
-      g_variant_builder_add (&actions, "s", ACTION_NO_AUTOSTART);
-      g_variant_builder_add (&actions, "s", _("Do Not Start at Login"));
-    }
-  g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&hints, "{sv}", "desktop-entry",
-                         g_variant_new_string (APP_ID));
-  self->in_flight = TRUE;
-  g_dbus_connection_call (self->bus, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_NAME,
-                          "Notify",
-                          g_variant_new ("(susssasa{sv}i)",
-                                         g_get_application_name (),
-                                         self->notification_id,
-                                         "airplane-mode-symbolic", summary,
-                                         body, &actions, &hints, -1),
-                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE,
-                          NOTIFY_TIMEOUT_MS, self->cancellable,
-                          notify_done_cb, self);
-}
-
-/* Shows or replaces our notification; the newest text wins. */
+/* Shows or replaces our notification. */
 static void
 show (RfkAppNotice *self, const char *summary, const char *body,
       gboolean with_actions)
 {
-  g_clear_pointer (&self->queued, g_variant_unref);
-  self->queued = g_variant_ref_sink (g_variant_new ("(ssb)", summary, body,
-                                                    with_actions));
-  send_queued (self);
+  g_autoptr(GNotification) notification = g_notification_new (summary);
+  g_autoptr(GIcon) icon = rfk_icon_new (RFK_ICON_AIRPLANE_MODE);
+
+  g_notification_set_body (notification, body);
+  g_notification_set_icon (notification, icon);
+  if (with_actions)
+    {
+      g_notification_add_button (notification, _("Quit"), "app." ACTION_QUIT);
+      g_notification_add_button (notification, _("Do Not Start at Login"),
+                                 "app." ACTION_NO_AUTOSTART);
+    }
+  g_application_send_notification (self->app, NOTIFICATION_ID, notification);
 }
 
 static const char *
@@ -193,29 +141,32 @@ on_watcher_vanished (GDBusConnection *bus, const char *name,
 }
 
 static void
-on_action_invoked (GDBusConnection *bus, const char *sender,
-                   const char *path, const char *interface,
-                   const char *signal, GVariant *parameters,
-                   gpointer user_data)
+on_quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  RfkAppNotice *self = user_data;
+
+  g_application_quit (self->app);
+}
+
+static void
+on_no_autostart (GSimpleAction *action, GVariant *parameter,
+                 gpointer user_data)
 {
   RfkAppNotice *self = user_data;
   g_autoptr (GError) error = NULL;
-  const char *action;
-  guint32 id;
 
-  g_variant_get (parameters, "(u&s)", &id, &action);
-  if (id == 0 || id != self->notification_id)
-    return;
-  if (g_str_equal (action, ACTION_NO_AUTOSTART)
-      && !rfk_autostart_set_enabled (FALSE, &error))
+  if (!rfk_autostart_set_enabled (FALSE, &error))
     {
       g_warning ("%s", error->message);
       return;  /* not done: keep running */
     }
-  if (g_str_equal (action, ACTION_QUIT)
-      || g_str_equal (action, ACTION_NO_AUTOSTART))
-    g_application_quit (self->app);
+  g_application_quit (self->app);
 }
+
+static const GActionEntry actions[] = {
+  { ACTION_QUIT, on_quit, NULL, NULL, NULL, { 0 } },
+  { ACTION_NO_AUTOSTART, on_no_autostart, NULL, NULL, NULL, { 0 } },
+};
 
 void
 rfk_app_notice_already_running (RfkAppNotice *self)
@@ -234,18 +185,15 @@ rfk_app_notice_dispose (GObject *object)
 {
   RfkAppNotice *self = RFK_APP_NOTICE (object);
 
-  g_cancellable_cancel (self->cancellable);
   if (self->watch_id != 0)
-    g_bus_unwatch_name (self->watch_id);
+    {
+      g_bus_unwatch_name (self->watch_id);
+      for (gsize i = 0; i < G_N_ELEMENTS (actions); i++)
+        g_action_map_remove_action (G_ACTION_MAP (self->app), actions[i].name);
+    }
   self->watch_id = 0;
-  if (self->action_subscription != 0)
-    g_dbus_connection_signal_unsubscribe (self->bus,
-                                          self->action_subscription);
-  self->action_subscription = 0;
   g_clear_handle_id (&self->grace_id, g_source_remove);
-  g_clear_pointer (&self->queued, g_variant_unref);
   g_clear_object (&self->bus);
-  g_clear_object (&self->cancellable);
   G_OBJECT_CLASS (rfk_app_notice_parent_class)->dispose (object);
 }
 
@@ -258,7 +206,6 @@ rfk_app_notice_class_init (RfkAppNoticeClass *klass)
 static void
 rfk_app_notice_init (RfkAppNotice *self)
 {
-  self->cancellable = g_cancellable_new ();
 }
 
 RfkAppNotice *
@@ -268,9 +215,8 @@ rfk_app_notice_new (GApplication *app, GDBusConnection *bus)
 
   self->app = app;
   self->bus = g_object_ref (bus);
-  self->action_subscription = g_dbus_connection_signal_subscribe (
-    bus, NOTIFY_NAME, NOTIFY_NAME, "ActionInvoked", NOTIFY_PATH, NULL,
-    G_DBUS_SIGNAL_FLAGS_NONE, on_action_invoked, self, NULL);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), actions,
+                                   G_N_ELEMENTS (actions), self);
   self->watch_id = g_bus_watch_name_on_connection (
     bus, WATCHER_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE, on_watcher_appeared,
     on_watcher_vanished, self, NULL);

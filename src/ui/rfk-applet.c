@@ -11,7 +11,6 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
-#include <libnotify/notify.h>
 
 #include "rfk-applet.h"
 #include "rfk-app-notice.h"
@@ -99,7 +98,7 @@ on_activate (GApplication *app, RfkApplet *applet)
     rfk_settings_get_led_controller (applet->settings),
     rfk_udev_names_is_platform_switch, rfk_menu_get_names (applet->menu));
   applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
-  applet->notifier = rfk_notifier_new (applet->manager,
+  applet->notifier = rfk_notifier_new (app, applet->manager,
                                        rfk_settings_get_gsettings (applet->settings),
                                        rfk_menu_get_names (applet->menu));
   applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
@@ -130,8 +129,6 @@ on_shutdown (GApplication *app, RfkApplet *applet)
   /* Drop the indicator before GTK goes away, and let the LED controller
    * close its fd so the kernel applies its default rule again. */
   rfk_applet_clear (applet);
-  if (notify_is_initted ())
-    notify_uninit ();
 }
 
 /*

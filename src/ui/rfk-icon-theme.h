@@ -1,31 +1,46 @@
 /*
- * rfk-icon-theme.h: whether the desktop's icon theme has an icon, found
- * as the Icon Theme Specification says, without GtkIconTheme.
+ * rfk-icon-theme.h: the applet's own icons.  One name per state, all
+ * installed in hicolor, the theme every icon theme inherits, so that any
+ * panel finds them whatever its own theme (Breeze, Adwaita, a GTK or a Qt
+ * one); and the directory they are installed in, which the tray item
+ * publishes as its IconThemePath.
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
-#define RFK_TYPE_ICON_THEME (rfk_icon_theme_get_type ())
-G_DECLARE_FINAL_TYPE (RfkIconTheme, rfk_icon_theme, RFK, ICON_THEME, GObject)
+typedef enum {
+  RFK_ICON_RADIOS_ON,
+  RFK_ICON_AIRPLANE_MODE,
+  RFK_ICON_HARDWARE_SWITCH, /* a switch holds the radios airplane mode
+                               counts (rfk-hardware-airplane.h) */
+  RFK_ICON_NO_SUPPORT,      /* no /dev/rfkill, or no radio at all */
+  RFK_ICON_COUNT
+} RfkIconState;
+
+/* Our icon for the state: APP_ID "-radios-on" and so on. */
+const char *rfk_icon_name (RfkIconState state);
+
+/* Where the icon of name is installed below an icons directory. */
+char *rfk_icon_relative_path (const char *name);
 
 /*
- * The icon theme GTK would use on the default screen, and the themes it
- * falls back to.  Emits "changed" when the desktop names another theme.
- * One at a time: it watches GDK's events for the setting.
+ * The icons directory (holding hicolor/) that has our icons: the first of
+ * data_dirs (each an $XDG_DATA_DIRS entry) whose icons/ does, so that the
+ * build tree's data directory wins under `meson devenv`; else
+ * installed_dir, where `meson install` put them.
  */
-RfkIconTheme *rfk_icon_theme_new (void);
+char *rfk_icon_theme_dir (const char *const *data_dirs,
+                          const char *installed_dir);
 
-/* For tests: the theme called name, looked for under base_dirs (each
- * holding themes, as $XDG_DATA_DIRS/icons does).  Watches nothing. */
-RfkIconTheme *rfk_icon_theme_new_for_dirs (const char *name,
-                                           const char *const *base_dirs);
+/* rfk_icon_theme_dir() for this process: $XDG_DATA_DIRS, then where
+ * `meson install` puts the icons. */
+char *rfk_icon_dir (void);
 
-const char *rfk_icon_theme_get_name (RfkIconTheme *self);
-
-/* Whether the theme, a theme it inherits or a fallback has icon_name. */
-gboolean rfk_icon_theme_has_icon (RfkIconTheme *self, const char *icon_name);
+/* The state's icon as a file, for notifications: GLib hands daemons a
+ * file's path (image-path), never a themed name. */
+GIcon *rfk_icon_new (RfkIconState state);
 
 G_END_DECLS

@@ -8,32 +8,12 @@
 #include "rfk-icon-theme.h"
 #include "rfk-indicator.h"
 
-/*
- * Per state: the freedesktop/Adwaita name, the fallback we install in
- * hicolor for themes that lack it, and the accessible description.
- */
-static const struct
-{
-  const char *theme_name;
-  const char *own_name;
-  const char *description;
-} icons[RFK_ICON_COUNT] = {
-  [RFK_ICON_RADIOS_ON] = {
-    "network-wireless-symbolic",
-    APP_ID "-radios-on-symbolic",
-    N_("Radios are on") },
-  [RFK_ICON_AIRPLANE_MODE] = {
-    "airplane-mode-symbolic",
-    APP_ID "-airplane-mode-symbolic",
-    N_("Airplane mode is on") },
-  [RFK_ICON_HARDWARE_SWITCH] = {
-    "network-wireless-hardware-disabled-symbolic",
-    APP_ID "-hardware-switch-symbolic",
-    N_("A hardware switch turned radios off") },
-  [RFK_ICON_NO_SUPPORT] = {
-    "network-wireless-offline-symbolic",
-    APP_ID "-no-radios-symbolic",
-    N_("No radios to switch") },
+/* Per state: the accessible description; the icons are rfk-icon-theme's. */
+static const char *const descriptions[RFK_ICON_COUNT] = {
+  [RFK_ICON_RADIOS_ON] = N_("Radios are on"),
+  [RFK_ICON_AIRPLANE_MODE] = N_("Airplane mode is on"),
+  [RFK_ICON_HARDWARE_SWITCH] = N_("A hardware switch turned radios off"),
+  [RFK_ICON_NO_SUPPORT] = N_("No radios to switch"),
 };
 
 struct _RfkIndicator
@@ -43,8 +23,6 @@ struct _RfkIndicator
   RfkManager *manager;      /* owned */
   RfkMenu *menu;            /* owned */
   AppIndicator *indicator;  /* owned */
-  RfkIconTheme *theme;      /* owned; NULL until the item is on the bus */
-  guint theme_deadline_id;
   char *icon_name;          /* what the item shows now */
   char *icon_description;
   AppIndicatorStatus shown_status;
@@ -73,13 +51,10 @@ rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 }
 
 const char *
-rfk_indicator_icon_name (RfkIconState state, RfkIconTheme *theme)
+rfk_indicator_icon_description (RfkIconState state)
 {
   g_return_val_if_fail (state < RFK_ICON_COUNT, NULL);
-
-  if (theme != NULL && rfk_icon_theme_has_icon (theme, icons[state].theme_name))
-    return icons[state].theme_name;
-  return icons[state].own_name;
+  return _(descriptions[state]);
 }
 
 AppIndicatorStatus
@@ -121,20 +96,15 @@ update_status (RfkIndicator *self)
  * Every set_icon_full() is a NewIcon on the bus, and whatever the panel
  * does with it (reload, redraw), even when name and description are the
  * ones it has.  So the icon is set only when one of them really changed:
- * a new state, a theme that gained or lost the freedesktop name, another
- * language.
+ * a new state or another language.
  */
 static void
 update_icon (RfkIndicator *self)
 {
   RfkIconState state = rfk_indicator_state_for (self->manager,
                                                 rfk_menu_get_names (self->menu));
-  /* Until the theme is looked at, the freedesktop name, which nearly
-   * every theme has (see look_at_icon_theme). */
-  const char *name = self->theme != NULL
-                       ? rfk_indicator_icon_name (state, self->theme)
-                       : icons[state].theme_name;
-  const char *description = _(icons[state].description);
+  const char *name = rfk_icon_name (state);
+  const char *description = rfk_indicator_icon_description (state);
 
   update_status (self);
   if (g_strcmp0 (name, self->icon_name) == 0
@@ -156,61 +126,11 @@ on_menu_synced (RfkIndicator *self)
   update_icon (self);
 }
 
-/* Another theme may have (or lack) the freedesktop names. */
-static void
-on_icon_theme_changed (RfkIndicator *self)
-{
-  update_icon (self);
-}
-
-/*
- * Looking at the icon theme (rfk-icon-theme.c) parses the theme's index and
- * looks in its directories: milliseconds that would delay the item (the
- * bench's startup figure: 7-10 ms through GtkIconTheme).  So it is put off
- * until the item is on the bus: the item goes out with the freedesktop
- * name, and switches to our own only on a theme without it.
- * Without a tray to take the item, the theme is looked at after
- * THEME_DEADLINE_S all the same, for ayatana's fallback icon.
- */
-#define THEME_DEADLINE_S 5
-
-static void
-look_at_icon_theme (RfkIndicator *self)
-{
-  g_clear_handle_id (&self->theme_deadline_id, g_source_remove);
-  if (self->theme != NULL)
-    return;
-  self->theme = rfk_icon_theme_new ();
-  g_signal_connect_swapped (self->theme, "changed",
-                            G_CALLBACK (on_icon_theme_changed), self);
-  update_icon (self);
-}
-
-static void
-on_connection_changed (RfkIndicator *self, gboolean connected)
-{
-  look_at_icon_theme (self);
-}
-
-static gboolean
-on_theme_deadline (gpointer user_data)
-{
-  RfkIndicator *self = user_data;
-
-  self->theme_deadline_id = 0;
-  look_at_icon_theme (self);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 rfk_indicator_dispose (GObject *object)
 {
   RfkIndicator *self = RFK_INDICATOR (object);
 
-  g_clear_handle_id (&self->theme_deadline_id, g_source_remove);
-  if (self->theme != NULL)
-    g_signal_handlers_disconnect_by_data (self->theme, self);
-  g_clear_object (&self->theme);
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
   if (self->menu != NULL)
@@ -238,12 +158,18 @@ RfkIndicator *
 rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
 {
   RfkIndicator *self = g_object_new (RFK_TYPE_INDICATOR, NULL);
+  g_autofree char *icon_dir = NULL;
 
   self->manager = g_object_ref (manager);
   self->menu = g_object_ref (menu);
   self->indicator = app_indicator_new (APP_ID,
-                                       icons[RFK_ICON_NO_SUPPORT].own_name,
+                                       rfk_icon_name (RFK_ICON_NO_SUPPORT),
                                        APP_INDICATOR_CATEGORY_HARDWARE);
+  /* Hosts that look in the item's IconThemePath first find our icons
+   * there, even when the host's own data directories lack them (the
+   * build tree under `meson devenv`, a prefix outside XDG_DATA_DIRS). */
+  icon_dir = rfk_icon_dir ();
+  app_indicator_set_icon_theme_path (self->indicator, icon_dir);
   app_indicator_set_title (self->indicator, _("Airplane Mode"));
   app_indicator_set_menu (self->indicator, rfk_menu_get_menu (menu));
   app_indicator_set_secondary_activate_target (self->indicator,
@@ -254,9 +180,5 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   update_icon (self);
 
   g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
-  g_signal_connect_swapped (self->indicator, "connection-changed",
-                            G_CALLBACK (on_connection_changed), self);
-  self->theme_deadline_id = g_timeout_add_seconds (THEME_DEADLINE_S,
-                                                   on_theme_deadline, self);
   return self;
 }

@@ -2,15 +2,17 @@
  * rfk-notifier.c: one desktop notification per hardware switch flip, and
  * one when another program ends airplane mode.
  *
- * Notify() is called asynchronously on org.freedesktop.Notifications, so a
- * notification daemon that hangs never freezes the menu; only one call is
- * in flight at a time, and the newest text waits for its id so that it
- * replaces the previous notification instead of stacking.
+ * Sent as a GNotification through the application, so GLib picks the
+ * desktop's way: org.gtk.Notifications where GNOME Shell has it, else
+ * org.freedesktop.Notifications.  Either call is asynchronous, so a
+ * daemon that hangs never freezes the menu; all go out under one id, so
+ * a new one replaces the last instead of stacking.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "rfk-icon-theme.h"
 #include "rfk-notifier.h"
 #include "rfk-radio-label.h"
 
@@ -19,21 +21,17 @@
  * per radio.  Collect them this long, then tell the user once.
  */
 #define COLLECT_MS 150
-/* A daemon that does not answer within this long is given up on. */
-#define NOTIFY_TIMEOUT_MS 10000
+/* Every notification of ours has this id: the next one replaces it. */
+#define NOTIFICATION_ID "radios"
 
 struct _RfkNotifier
 {
   GObject parent_instance;
 
+  GApplication *app;                /* not owned: it owns us */
   RfkManager *manager;              /* owned */
   GSettings *settings;              /* owned */
   RfkUdevNames *names;              /* owned, or NULL */
-  GDBusConnection *bus;             /* NULL until connected */
-  GCancellable *cancellable;
-  guint32 notification_id;          /* replaces_id, so a new one replaces */
-  gboolean in_flight;               /* a Notify() call awaits its reply */
-  GVariant *queued;                 /* (sss) summary, body, icon to send */
   GHashTable *owned_elsewhere;      /* keys of radios hard-blocked only
                                      * because another owner has them */
   GHashTable *pending;              /* radio label -> GINT(hard) */
@@ -51,85 +49,22 @@ join_labels (GPtrArray *labels)
   return g_strjoinv (_(", "), (char **) labels->pdata);
 }
 
-static void send_queued (RfkNotifier *self);
-
-static void
-notify_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = NULL;
-  RfkNotifier *self;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                         &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;  /* disposed */
-  self = RFK_NOTIFIER (user_data);
-  self->in_flight = FALSE;
-  if (reply != NULL)
-    g_variant_get (reply, "(u)", &self->notification_id);
-  else
-    g_warning ("Cannot show notification: %s", error->message);
-  send_queued (self);
-}
-
-static void
-send_queued (RfkNotifier *self)
-{
-  g_autoptr (GVariant) queued = NULL;
-  GVariantBuilder hints;
-  const char *summary, *body, *icon;
-
-  if (self->in_flight || self->bus == NULL || self->queued == NULL)
-    return;
-  queued = g_steal_pointer (&self->queued);
-  g_variant_get (queued, "(&s&s&s)", &summary, &body, &icon);
-  g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&hints, "{sv}", "category",
-                         g_variant_new_string ("device"));
-  g_variant_builder_add (&hints, "{sv}", "desktop-entry",
-                         g_variant_new_string (APP_ID));
-  self->in_flight = TRUE;
-  g_dbus_connection_call (self->bus, "org.freedesktop.Notifications",
-                          "/org/freedesktop/Notifications",
-                          "org.freedesktop.Notifications", "Notify",
-                          g_variant_new ("(susssasa{sv}i)",
-                                         g_get_application_name (),
-                                         self->notification_id, icon,
-                                         summary, body, NULL, &hints, -1),
-                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE,
-                          NOTIFY_TIMEOUT_MS, self->cancellable,
-                          notify_done_cb, self);
-}
-
 /* Shows (or replaces) our notification; never waits for the daemon. */
 static void
 rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
-                   const char *icon)
+                   RfkIconState icon_state)
 {
-  g_clear_pointer (&self->queued, g_variant_unref);
-  self->queued = g_variant_ref_sink (g_variant_new ("(sss)", summary, body,
-                                                    icon));
-  send_queued (self);
-}
+  g_autoptr(GNotification) notification = g_notification_new (summary);
+  g_autoptr(GIcon) icon = rfk_icon_new (icon_state);
 
-static void
-bus_ready_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  GDBusConnection *bus = g_bus_get_finish (result, &error);
-  RfkNotifier *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Without the bus (a failed registration) there is no one to tell. */
+  if (!g_application_get_is_registered (self->app)
+      || g_application_get_is_remote (self->app))
     return;
-  self = RFK_NOTIFIER (user_data);
-  if (bus == NULL)
-    {
-      g_warning ("Cannot show notifications: %s", error->message);
-      return;
-    }
-  self->bus = bus;
-  send_queued (self);
+  g_notification_set_body (notification, body);
+  g_notification_set_icon (notification, icon);
+  g_notification_set_category (notification, "device");
+  g_application_send_notification (self->app, NOTIFICATION_ID, notification);
 }
 
 /* Another program (a key, gsd, `rfkill unblock all`) ended airplane mode
@@ -142,7 +77,7 @@ on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
   rfk_notifier_show (self, _("Airplane mode is off"),
                      _("Another program turned the radios on. Those that "
                        "were off before airplane mode are off again."),
-                     "network-wireless-symbolic");
+                     RFK_ICON_RADIOS_ON);
 }
 
 static void
@@ -152,7 +87,7 @@ show_pending (RfkNotifier *self)
   g_autoptr(GPtrArray) on = g_ptr_array_new ();
   g_autoptr(GString) body = g_string_new (NULL);
   const char *summary;
-  const char *icon;
+  RfkIconState icon;
 
   for (guint i = 0; i < self->pending_order->len; i++)
     {
@@ -167,17 +102,17 @@ show_pending (RfkNotifier *self)
   if (off->len > 0 && on->len == 0)
     {
       summary = _("Hardware switch: radios off");
-      icon = "network-wireless-hardware-disabled-symbolic";
+      icon = RFK_ICON_HARDWARE_SWITCH;
     }
   else if (on->len > 0 && off->len == 0)
     {
       summary = _("Hardware switch: radios on");
-      icon = "network-wireless-symbolic";
+      icon = RFK_ICON_RADIOS_ON;
     }
   else
     {
       summary = _("Hardware switch changed");
-      icon = "network-wireless-hardware-disabled-symbolic";
+      icon = RFK_ICON_HARDWARE_SWITCH;
     }
 
   if (off->len > 0)
@@ -279,11 +214,6 @@ rfk_notifier_dispose (GObject *object)
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_handle_id (&self->collect_id, g_source_remove);
-  /* Replies still on their way find a cancelled call, not us. */
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->bus);
-  g_clear_pointer (&self->queued, g_variant_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->names);
   g_clear_object (&self->manager);
@@ -319,15 +249,15 @@ rfk_notifier_init (RfkNotifier *self)
 }
 
 RfkNotifier *
-rfk_notifier_new (RfkManager *manager, GSettings *settings, RfkUdevNames *names)
+rfk_notifier_new (GApplication *app, RfkManager *manager, GSettings *settings,
+                  RfkUdevNames *names)
 {
   RfkNotifier *self = g_object_new (RFK_TYPE_NOTIFIER, NULL);
 
+  self->app = app;
   self->manager = g_object_ref (manager);
   self->settings = g_object_ref (settings);
   self->names = names != NULL ? g_object_ref (names) : NULL;
-  self->cancellable = g_cancellable_new ();
-  g_bus_get (G_BUS_TYPE_SESSION, self->cancellable, bus_ready_cb, self);
   g_signal_connect (manager, "airplane-mode-ended-elsewhere",
                     G_CALLBACK (on_airplane_ended_elsewhere), self);
   g_signal_connect (manager, "device-added",

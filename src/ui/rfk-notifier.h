@@ -18,10 +18,10 @@ G_BEGIN_DECLS
 #define RFK_TYPE_NOTIFIER (rfk_notifier_get_type ())
 G_DECLARE_FINAL_TYPE (RfkNotifier, rfk_notifier, RFK, NOTIFIER, GObject)
 
-/* settings: the application's GSettings ("notifications" key); names:
- * the radios' names for people, as the menu shows them (NULL: the
- * kernel's names). */
-RfkNotifier *rfk_notifier_new (RfkManager *manager, GSettings *settings,
-                               RfkUdevNames *names);
+/* app: the application that sends them (it must outlive the notifier);
+ * settings: its GSettings ("notifications" key); names: the radios'
+ * names for people, as the menu shows them (NULL: the kernel's names). */
+RfkNotifier *rfk_notifier_new (GApplication *app, RfkManager *manager,
+                               GSettings *settings, RfkUdevNames *names);
 
 G_END_DECLS

@@ -49,7 +49,7 @@ def test(logdir):
         wait_for(lambda: f'{sender}@{ITEM_PATH}' in shell.registered_items(), 10,
                  'our item in the shell\'s watcher')
         item = gt.Item(bus, sender, ITEM_PATH)
-        wait_for(lambda: item.props().get('IconName') == 'network-wireless-symbolic',
+        wait_for(lambda: item.props().get('IconName') == gt.APP_ID + '-radios-on',
                  10, 'the applet settled with every radio on')
         cx, cy = shell.wait_new_icon(empty, 'our icon in the top bar')
 

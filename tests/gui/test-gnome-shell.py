@@ -46,7 +46,7 @@ def test(logdir):
                         f'(have {shell.registered_items()})')
         log('registered with the shell as', mine[0])
         item = gt.Item(bus, sender, ITEM_PATH)
-        wait_for(lambda: item.props().get('IconName') == 'network-wireless-symbolic',
+        wait_for(lambda: item.props().get('IconName') == gt.APP_ID + '-radios-on',
                  10, 'the applet settled with every radio on')
 
         # 2. An icon appears in the top bar.

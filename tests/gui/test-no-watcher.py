@@ -46,7 +46,9 @@ def wait_notice(notifications, started):
     body, actions = calls[0]['body'], calls[0]['actions']
     check('gnome-shell-extension-appindicator' in body, f'body: {body!r}')
     check('rfkill-applet --airplane' in body, f'body: {body!r}')
-    check(actions == ['quit', 'Quit', 'no-autostart', 'Do Not Start at Login'],
+    # GNotification buttons: application actions, named "app.<action>".
+    check(actions == ['app.notice-quit', 'Quit',
+                      'app.notice-no-autostart', 'Do Not Start at Login'],
           f'actions: {actions}')
     return calls[0]
 
@@ -89,7 +91,7 @@ def test(logdir):
         log('menu once a watcher appeared:', item.dump())
 
         # "Quit" on the notice ends the applet.
-        s.notifications.invoke_action(notice_id(s.notifications), 'quit')
+        s.notifications.invoke_action(notice_id(s.notifications), 'app.notice-quit')
         code = applet.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'Quit action: exit status {code}')
         watcher.release()  # the next run must find no watcher
@@ -101,7 +103,8 @@ def test(logdir):
         second = s.start_applet(name='applet-2')
         second.unique_name(bus)
         wait_notice(s.notifications, started)
-        s.notifications.invoke_action(notice_id(s.notifications), 'no-autostart')
+        s.notifications.invoke_action(notice_id(s.notifications),
+                                      'app.notice-no-autostart')
         code = second.proc.wait(10 * gt.TIMEOUT_SCALE)
         check(code == 0, f'no-autostart action: exit status {code}')
         override = os.path.join(os.environ['XDG_CONFIG_HOME'], 'autostart',

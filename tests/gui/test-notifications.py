@@ -7,6 +7,7 @@ one notification naming both) and back on (exactly one more, replacing
 the first).  With "Notifications" unchecked in the menu, a flip is
 silent, and so is a radio blocked because another owner has it.
 """
+import os
 import time
 
 import guitest as gt
@@ -49,7 +50,10 @@ def test(logdir):
         check(n['hints'].get('category') == 'device', f'category: {n["hints"]}')
         check(n['hints'].get('desktop-entry') == gt.APP_ID, f'desktop-entry: {n["hints"]}')
         check(n['replaces_id'] == 0, f'the first one replaces nothing: {n}')
-        check(n['icon'], 'the notification has no icon')
+        # Our own icon, as a file (GLib sends no themed names to daemons).
+        image = n['hints'].get('image-path', '')
+        check(image.endswith('/' + gt.APP_ID + '-hardware-switch.svg')
+              and os.path.isfile(image), f'icon: {n}')
 
         # Back on: one more, replacing the first (dbusmock ids start at 1).
         fake.set_hard_all(False)

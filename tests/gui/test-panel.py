@@ -57,11 +57,15 @@ def click(x, y, button):
     xdotool('mousemove', SCREEN_W - 20, 460)
 
 
-def item_icon(bus, applet):
-    """The icon name the applet exports (to know the model settled)."""
+def item_props(bus, applet):
     name = applet.unique_name(bus)
     path = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
-    return gt.Item(bus, name, path).props().get('IconName')
+    return gt.Item(bus, name, path).props()
+
+
+def item_icon(bus, applet):
+    """The icon name the applet exports (to know the model settled)."""
+    return item_props(bus, applet).get('IconName')
 
 
 def open_submenu(screen, menu, keys, save_as, what):
@@ -110,13 +114,39 @@ def open_menu(screen, cx, cy, save_as, submenu=None, submenu_as=None):
 
 
 # Variants: "de" runs the applet in German; "fallback" makes hicolor the
-# icon theme of applet and panel, so that our own SVGs are drawn.
+# icon theme of applet and panel, as on a desktop without Adwaita; "dark"
+# gives the panel a dark theme (Adwaita-dark).
 VARIANT = sys.argv[1] if len(sys.argv) > 1 else None
 LANG = VARIANT if VARIANT in ('de', 'fr') else None
-if VARIANT == 'fallback':
-    RADIOS_ON_ICON = gt.APP_ID + '-radios-on-symbolic'
-else:
-    RADIOS_ON_ICON = 'network-wireless-symbolic'
+# Our own icon in every theme (rfk-icon-theme.c).
+RADIOS_ON_ICON = gt.APP_ID + '-radios-on'
+
+
+# Legible: this many pixels of the icon's cell differ from the panel's
+# background by at least LEGIBLE_CONTRAST in luminance (0-255).  Our
+# icons have 68-173 such pixels on light and dark panels; a dark
+# symbolic icon on a dark panel has none.
+LEGIBLE_PIXELS = 30
+LEGIBLE_CONTRAST = 96
+
+
+def luminances(pixbuf):
+    data, stride = pixbuf.get_pixels(), pixbuf.get_rowstride()
+    n = pixbuf.get_n_channels()
+    return [(299 * data[y * stride + x * n] + 587 * data[y * stride + x * n + 1]
+             + 114 * data[y * stride + x * n + 2]) // 1000
+            for y in range(pixbuf.get_height()) for x in range(pixbuf.get_width())]
+
+
+def check_legible(pixbuf, background, what):
+    """The icon stands out from the empty panel cell it is drawn on."""
+    back = sorted(luminances(background))[len(luminances(background)) // 2]
+    standing_out = sum(1 for lum in luminances(pixbuf)
+                       if abs(lum - back) >= LEGIBLE_CONTRAST)
+    log(f'{what}: {standing_out} pixels stand out from the background ({back})')
+    check(standing_out >= LEGIBLE_PIXELS,
+          f'{what} is not legible: {standing_out} pixels stand out from the '
+          f'panel (luminance {back}), want {LEGIBLE_PIXELS}')
 
 
 def hide_adwaita():
@@ -155,9 +185,13 @@ def test(logdir):
 
     bus = gt.session_bus()
     panel_log = open(os.path.join(logdir, 'xfce4-panel.log'), 'w')
+    panel_env = dict(os.environ)
+    if VARIANT == 'dark':
+        panel_env['GTK_THEME'] = 'Adwaita:dark'
     panel = subprocess.Popen(['xfce4-panel', '--disable-wm-check',
                               '--sm-client-disable'],
-                             stdout=panel_log, stderr=subprocess.STDOUT)
+                             stdout=panel_log, stderr=subprocess.STDOUT,
+                             env=panel_env)
     fake = applet = None
     try:
         subprocess.run(['gdbus', 'wait', '--session', '--timeout', '10',
@@ -203,6 +237,10 @@ def test(logdir):
         def icon():
             return screen.grab(cell)
 
+        cell_x = max(0, cx - PANEL_H // 2)
+        empty_cell = empty.new_subpixbuf(cell_x, 0, min(PANEL_H, SCREEN_W - cell_x),
+                                         PANEL_H)
+
         def save_icon(name, pixbuf):
             screen.panel().savev(os.path.join(outdir, f'panel-{name}.png'),
                                  'png', [], [])
@@ -214,6 +252,12 @@ def test(logdir):
                  f'the icon name {RADIOS_ON_ICON}')
         on = stable(icon, 'the radios-on icon')
         save_icon('radios-on', on)
+        check_legible(on, empty_cell, 'the radios-on icon')
+        # Hosts that look in IconThemePath first find our icons there.
+        theme_path = item_props(bus, applet).get('IconThemePath')
+        check(theme_path and os.path.isfile(os.path.join(
+                  theme_path, 'hicolor', 'scalable', 'status', RADIOS_ON_ICON + '.svg')),
+              f'IconThemePath {theme_path!r} lacks {RADIOS_ON_ICON}')
         shown.append(on)
 
         # 2. The menu opens on a left click in the panel.
@@ -228,6 +272,7 @@ def test(logdir):
                  'airplane mode on from a middle click in the panel')
         airplane = stable(icon, 'the airplane-mode icon', differs_from=shown)
         save_icon('airplane-mode', airplane)
+        check_legible(airplane, empty_cell, 'the airplane-mode icon')
         shown.append(airplane)
         click(cx, cy, 2)
         wait_for(lambda: not any(r['soft'] for r in fake.state()), 5,
@@ -238,6 +283,7 @@ def test(logdir):
         fake.set_hard_all(True)
         hardware = stable(icon, 'the hardware-switch icon', differs_from=shown)
         save_icon('hardware-switch', hardware)
+        check_legible(hardware, empty_cell, 'the hardware-switch icon')
         shown.append(hardware)
         open_menu(screen, cx, cy, os.path.join(outdir, 'menu-hardware-switch.png'))
 

@@ -56,7 +56,7 @@ def test(logdir):
         calls = wait_for(lambda: notifications.calls_with(RUNNING)[2:],
                          5, 'the answer without a tray')
         check('gnome-shell-extension-appindicator' in calls[0]['body']
-              and 'quit' in calls[0]['actions'], f'without a tray: {calls[0]}')
+              and 'app.notice-quit' in calls[0]['actions'], f'without a tray: {calls[0]}')
 
 
 if __name__ == '__main__':
