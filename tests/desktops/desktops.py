@@ -264,7 +264,11 @@ class Scenario:
         def airplane_on():
             item.click('Airplane mode')
             self.wait_radios(True, 'every radio soft-blocked')
-            grab = self.settled('the airplane icon', differs_from=before, region=slot)
+            try:
+                grab = self.settled('the airplane icon', differs_from=before, region=slot)
+            except gt.TestFailure:
+                self.shot('3-airplane-mode')
+                raise
             self.shot('3-airplane-mode', grab)
             self.airplane_grab = grab
             return 'every radio blocked; ' + self.icon_checks(grab, box, 'airplane-mode')
