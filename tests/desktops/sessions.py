@@ -1,0 +1,275 @@
+"""The five desktops as the suite starts them, headless, on one session bus.
+
+Each Desktop starts its panel (the StatusNotifierItem host), its
+notification daemon, and says how to grab the screen and click.  Facts
+behind the settings are in TESTING.md ("Other desktops, headless"): the
+environment each needs, the MATE button-images setting, the Cinnamon
+watcher, the virtual pointer sway needs before anything can click.
+"""
+import os
+import subprocess
+
+import guitest as gt
+import pixels
+
+WIDTH, HEIGHT = 1024, 768
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def bus_names(bus):
+    return bus.call_sync(
+        'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+        'ListNames', None, gt.GLib.VariantType('(as)'),
+        gt.Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+
+
+def owner_command(bus, name):
+    """The command name (/proc/PID/comm) of the process owning a bus name."""
+    pid = bus.call_sync(
+        'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+        'GetConnectionUnixProcessID', gt.GLib.Variant('(s)', (name,)),
+        gt.GLib.VariantType('(u)'), gt.Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+    with open(f'/proc/{pid}/comm') as f:
+        return f.read().strip()
+
+
+class Desktop:
+    """A desktop session; subclasses fill in what differs."""
+    name = ''
+    # The process that draws this desktop's notifications (its comm).
+    notification_daemon = ''
+    # The service file that makes D-Bus start that daemon when the
+    # session has several installed (None: the desktop owns the name).
+    notification_exec = None
+    menu_button = 'right'
+    # Seconds from a Notify to its popup on screen.
+    notification_timeout = 20
+    gdk_backend = 'x11'
+
+    def __init__(self, logdir, bus):
+        self.logdir, self.bus = logdir, bus
+        self.procs = []
+        self.env = dict(os.environ)
+
+    def spawn(self, name, args, env=None):
+        log = open(os.path.join(self.logdir, f'{name}.log'), 'w')
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, env=env or self.env)
+        self.procs.append((name, proc))
+        return proc
+
+    def alive(self):
+        for name, proc in self.procs:
+            gt.check(proc.poll() is None,
+                     f'{name} exited with {proc.returncode}; see {name}.log')
+
+    def wait_name(self, name, timeout=30):
+        def owned():
+            self.alive()
+            return name in bus_names(self.bus)
+        gt.wait_for(owned, timeout, f'{name} on the session bus')
+
+    def use_notification_daemon(self):
+        """A per-user service file wins over the system ones (which are
+        several here: plasma, mate, lxqt, mako all ship one)."""
+        if self.notification_exec is None:
+            return
+        data = os.environ['XDG_DATA_HOME']
+        write(os.path.join(data, 'dbus-1/services/org.freedesktop.Notifications.service'),
+              '[D-BUS Service]\nName=org.freedesktop.Notifications\n'
+              f'Exec={self.notification_exec}\n')
+        self.bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                           'org.freedesktop.DBus', 'ReloadConfig', None, None,
+                           gt.Gio.DBusCallFlags.NONE, -1, None)
+
+    def start(self):
+        raise NotImplementedError
+
+    def grab(self):
+        raise NotImplementedError
+
+    def click(self, x, y, button):
+        raise NotImplementedError
+
+    def dismiss_menu(self, menu_box):
+        """Closes an open menu as a user does: a click on the desktop far
+        from the menu (Escape needs the keyboard focus the menu may lack)."""
+        x = 40 if menu_box[0] > WIDTH // 2 else WIDTH - 40
+        self.click(x, HEIGHT // 2, 'left')
+
+    def stop(self):
+        for _name, proc in reversed(self.procs):
+            gt.end_process(proc, 3)
+
+
+class X11Desktop(Desktop):
+    def start_x(self):
+        self.env['DISPLAY'] = os.environ['DISPLAY'] = ':5'
+        self.spawn('Xvfb', ['Xvfb', ':5', '-screen', '0', f'{WIDTH}x{HEIGHT}x24',
+                            '-nolisten', 'tcp'])
+        gt.wait_for(lambda: subprocess.run(['xdotool', 'getdisplaygeometry'],
+                                           capture_output=True, env=self.env).returncode == 0,
+                    20, 'Xvfb')
+        # D-Bus-started helpers (notification daemons) need the display.
+        subprocess.run(['dbus-update-activation-environment', 'DISPLAY'], check=True)
+
+    def grab(self):
+        out = subprocess.run(['import', '-silent', '-window', 'root', 'png:-'],
+                             capture_output=True, check=True, env=self.env).stdout
+        return pixels.load_png(out)
+
+    def click(self, x, y, button):
+        code = {'left': 1, 'middle': 2, 'right': 3}[button]
+        subprocess.run(['xdotool', 'mousemove', str(x), str(y), 'click', str(code)],
+                       check=True, env=self.env)
+
+
+class Plasma(X11Desktop):
+    name = 'plasma'
+    notification_daemon = 'plasmashell'
+    # Its popup slides in, drawn by software Qt Quick.
+    notification_timeout = 40
+
+    def start(self):
+        self.start_x()
+        self.env.update(QT_QUICK_BACKEND='software', QT_XCB_GL_INTEGRATION='none',
+                        LIBGL_ALWAYS_SOFTWARE='1', XDG_CURRENT_DESKTOP='KDE',
+                        KDE_FULL_SESSION='true', KDE_SESSION_VERSION='5')
+        self.spawn('kded5', ['kded5'])
+        self.wait_name('org.kde.StatusNotifierWatcher')
+        self.spawn('plasmashell', ['plasmashell', '--no-respawn'])
+        self.wait_name('org.freedesktop.Notifications', 60)
+
+
+class Cinnamon(X11Desktop):
+    name = 'cinnamon'
+    notification_daemon = 'cinnamon'
+
+    def start(self):
+        self.start_x()
+        self.env.update(XDG_CURRENT_DESKTOP='X-Cinnamon', LIBGL_ALWAYS_SOFTWARE='1')
+        self.spawn('cinnamon', ['cinnamon', '--replace'])
+        self.spawn('xapp-sn-watcher', ['/usr/libexec/xapps/sn-watcher/xapp-sn-watcher'])
+        self.wait_name('org.kde.StatusNotifierWatcher', 60)
+        self.wait_name('org.freedesktop.Notifications', 60)
+
+
+class Mate(X11Desktop):
+    name = 'mate'
+    notification_daemon = 'mate-notificati'   # comm keeps 15 characters
+    notification_exec = '/usr/lib/mate-notification-daemon/mate-notification-daemon'
+
+    def start(self):
+        # Normally mate-settings-daemon's: without it the notification
+        # area draws no icon at all.
+        write(os.path.join(os.environ['XDG_CONFIG_HOME'], 'gtk-3.0/settings.ini'),
+              '[Settings]\ngtk-button-images=true\n')
+        self.start_x()
+        self.env.update(XDG_CURRENT_DESKTOP='MATE')
+        self.use_notification_daemon()
+        self.spawn('mate-panel', ['mate-panel'])
+        self.wait_name('org.kde.StatusNotifierWatcher', 60)
+
+
+class Lxqt(X11Desktop):
+    name = 'lxqt'
+    notification_daemon = 'lxqt-notificati'
+    notification_exec = '/usr/bin/lxqt-notificationd'
+
+    def start(self):
+        # The panel with the status notifier plugin (the watcher) and a
+        # clock, which keeps the panel from shrinking to nothing.
+        config = os.environ['XDG_CONFIG_HOME']
+        write(os.path.join(config, 'lxqt/panel.conf'),
+              '[General]\n__userfile__=true\n\n[panel1]\n'
+              'plugins=statusnotifier, worldclock\nposition=Bottom\n\n'
+              '[statusnotifier]\ntype=statusnotifier\n\n'
+              '[worldclock]\ntype=worldclock\n')
+        # What lxqt-session's settings would give (without them the panel
+        # is transparent, its text black, and Qt looks in hicolor only):
+        # the Breeze icon theme, and LXQt's "light" panel theme, as the
+        # translucent dark ones are black without a compositor.
+        write(os.path.join(config, 'lxqt/lxqt.conf'),
+              '[General]\nicon_theme=breeze\ntheme=light\n')
+        self.start_x()
+        self.env.update(XDG_CURRENT_DESKTOP='LXQt')
+        self.use_notification_daemon()
+        self.spawn('lxqt-panel', ['lxqt-panel'])
+        self.wait_name('org.kde.StatusNotifierWatcher', 60)
+
+
+class Sway(Desktop):
+    name = 'sway'
+    notification_daemon = 'mako'
+    notification_exec = '/usr/bin/mako'
+    gdk_backend = 'wayland'
+
+    def start(self):
+        config = os.path.join(os.environ['XDG_CONFIG_HOME'], 'sway/config')
+        # No bar of sway's own: waybar is the panel.  No wallpaper either
+        # (swaybg is only a Recommends): an empty workspace makes Debian's
+        # waybar style transparent, so the bar is as dark as it gets.
+        write(config, f'output HEADLESS-1 mode {WIDTH}x{HEIGHT}\n')
+        # A bar with the tray only, so no clock ticks in the screenshots.
+        waybar = os.path.join(os.environ['XDG_CONFIG_HOME'], 'waybar')
+        write(os.path.join(waybar, 'config'),
+              '{ "layer": "top", "position": "top", "height": 30,\n'
+              '  "modules-right": ["tray"], "tray": { "spacing": 10 } }\n')
+        # Debian's style (a dark bar), but the tray on the bar itself:
+        # Debian paints a blue patch behind the tray, which many users'
+        # styles do not.  On the dark bar an icon waybar does not recolour
+        # must carry its own light colour.
+        write(os.path.join(waybar, 'style.css'),
+              '@import url("/etc/xdg/waybar/style.css");\n'
+              '#tray { background-color: transparent; }\n')
+        self.env.update(WLR_BACKENDS='headless', WLR_LIBINPUT_NO_DEVICES='1',
+                        WLR_RENDERER='pixman', WLR_HEADLESS_OUTPUTS='1',
+                        XDG_CURRENT_DESKTOP='sway')
+        self.env.pop('DISPLAY', None)
+        sway = self.spawn('sway', ['sway', '-c', config])
+        run = os.environ['XDG_RUNTIME_DIR']
+
+        def socket():
+            self.alive()
+            names = [n for n in os.listdir(run) if n.startswith('wayland-')
+                     and not n.endswith('.lock')]
+            return names[0] if names else None
+        display = gt.wait_for(socket, 20, "sway's Wayland socket")
+        self.env['WAYLAND_DISPLAY'] = os.environ['WAYLAND_DISPLAY'] = display
+        self.env['SWAYSOCK'] = os.environ['SWAYSOCK'] = os.path.join(
+            run, f'sway-ipc.{os.getuid()}.{sway.pid}.sock')
+        subprocess.run(['dbus-update-activation-environment', 'WAYLAND_DISPLAY'],
+                       check=True)
+        self.use_notification_daemon()
+        self.spawn('waybar', ['waybar'])
+        self.wait_name('org.kde.StatusNotifierWatcher', 30)
+        self.pointer = subprocess.Popen(
+            [gt.program('RFK_WL_POINTER')], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, env=self.env)
+        gt.check(self.pointer.stdout.readline().strip() == 'ready',
+                 'wl-pointer did not start')
+
+    def grab(self):
+        out = subprocess.run(['grim', '-t', 'png', '-l', '0', '-'],
+                             capture_output=True, check=True, env=self.env).stdout
+        return pixels.load_png(out)
+
+    def click(self, x, y, button):
+        self.pointer.stdin.write(f'click {x} {y} {WIDTH} {HEIGHT} {button}\n')
+        self.pointer.stdin.flush()
+        answer = self.pointer.stdout.readline().strip()
+        gt.check(answer == 'ok', f'wl-pointer: {answer!r}')
+
+    def stop(self):
+        if getattr(self, 'pointer', None):
+            self.pointer.stdin.close()
+            gt.end_process(self.pointer, 3)
+        super().stop()
+
+
+DESKTOPS = {d.name: d for d in (Plasma, Cinnamon, Mate, Lxqt, Sway)}
