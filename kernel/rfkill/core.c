@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rfkill core: devices, their block state, the per-type global states and
  * the 15 symbols radio drivers link against.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
  * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops
