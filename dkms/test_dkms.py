@@ -11,7 +11,9 @@ Installs the source tree to /usr/src/rfkill-airplane-VERSION the way
 first the kernels that must be refused, none of which may get anything
 installed (rfkill stays the in-tree module):
   - a kernel release that is not on kernel/verified-kernels (DKMS's
-    BUILD_EXCLUSIVE_KERNEL stops it before any build);
+    BUILD_EXCLUSIVE_KERNEL stops it before any build, and `dkms
+    autoinstall`, which a kernel's installation runs, skips it and
+    succeeds);
   - a headers copy whose Linux release differs from the one verified under
     that kernel's name (a rebuild under the same ABI name: check-kernel
     fails the build naming the kernel);
@@ -188,6 +190,14 @@ def check_unlisted_kernel(c, kver, version):
     _, status = run(["dkms", "status", "-m", PKG, "-v", version, "-k", fake])
     c.ok("built" not in status and "installed" not in status,
          f"{fake}: dkms status says neither built nor installed ({status!r})")
+    # What a new kernel's installation runs (/etc/kernel/postinst.d/dkms):
+    # skipping us must not fail it.
+    rc, _ = run(["dkms", "autoinstall", "-k", fake,
+                 "--kernelsourcedir", f"/usr/src/linux-headers-{kver}"])
+    c.ok(rc == 0, f"{fake}: dkms autoinstall skips it and exits 0 (rc={rc})")
+    _, status = run(["dkms", "status", "-m", PKG, "-v", version, "-k", fake])
+    c.ok("built" not in status and "installed" not in status,
+         f"{fake}: nothing built or installed by autoinstall ({status!r})")
 
 
 def check_other_release(c, kver, version):
