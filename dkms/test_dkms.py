@@ -20,7 +20,8 @@ installed (rfkill stays the in-tree module):
   - a headers copy with one rfkill CRC altered (check-symvers fails the
     build naming the symbol);
 then, for a kernel on the list, the real headers: it checks that the
-build checked the kernel and compared the exports, that modinfo and modprobe now resolve rfkill (and asus-wireless)
+build checked the kernel and compared the exports, that the kernel hook
+(what a newly installed kernel runs) installs it, that modinfo and modprobe now resolve rfkill (and asus-wireless)
 to updates/dkms/ with our MODULE_VERSION, that cfg80211 would be loaded on
 top of our rfkill, and finally that `dkms remove --all` gives the in-tree
 modules back.  Needs root; it refuses to touch an rfkill-airplane that is
@@ -28,7 +29,7 @@ already installed on this machine, and removes the MOK signing key DKMS
 generates during the build unless one existed before.
 
   test_dkms.py --install-tree PATH --kernel-src kernel/ --dkms-conf FILE
-             --version V [--kernel KVER ...]
+             --kernel-hook dkms/kernel-hook --version V [--kernel KVER ...]
 """
 
 import argparse
@@ -41,6 +42,7 @@ import tempfile
 import time
 
 PKG = "rfkill-airplane"
+HOOK = None     # dkms/kernel-hook, from --kernel-hook
 # dkms build creates a self-signed signing key if there is none
 MOK_FILES = ("/var/lib/dkms/mok.key", "/var/lib/dkms/mok.pub")
 
@@ -190,14 +192,24 @@ def check_unlisted_kernel(c, kver, version):
     _, status = run(["dkms", "status", "-m", PKG, "-v", version, "-k", fake])
     c.ok("built" not in status and "installed" not in status,
          f"{fake}: dkms status says neither built nor installed ({status!r})")
-    # What a new kernel's installation runs (/etc/kernel/postinst.d/dkms):
-    # skipping us must not fail it.
+    # What a new kernel's installation runs (/etc/kernel/postinst.d/):
+    # DKMS's autoinstall, then our hook; neither may fail it.  The hook
+    # finds the headers at /lib/modules/KVER/build, made for it here.
     rc, _ = run(["dkms", "autoinstall", "-k", fake,
                  "--kernelsourcedir", f"/usr/src/linux-headers-{kver}"])
     c.ok(rc == 0, f"{fake}: dkms autoinstall skips it and exits 0 (rc={rc})")
+    moddir = f"/lib/modules/{fake}"
+    os.makedirs(moddir)
+    try:
+        os.symlink(f"/usr/src/linux-headers-{kver}", os.path.join(moddir, "build"))
+        rc, out = run(["sh", HOOK, fake])
+    finally:
+        shutil.rmtree(moddir)
+    c.ok(rc == 0 and f"not built for kernel {fake}: it is not one of" in out,
+         f"{fake}: the kernel hook exits 0 and says why it is skipped (rc={rc})")
     _, status = run(["dkms", "status", "-m", PKG, "-v", version, "-k", fake])
     c.ok("built" not in status and "installed" not in status,
-         f"{fake}: nothing built or installed by autoinstall ({status!r})")
+         f"{fake}: nothing built or installed by autoinstall or the hook ({status!r})")
 
 
 def check_other_release(c, kver, version):
@@ -275,7 +287,11 @@ def check_kernel(c, kver, version, want_asus):
          f"{kver}: the build checked that the kernel is verified")
     c.ok("check-symvers: the 15 exports match" in text,
          f"{kver}: the build checked our exports against the real Module.symvers")
-    run(["dkms", "install", "-m", PKG, "-v", version, "-k", kver], check=c)
+    # installed the way a newly installed kernel gets it: the kernel hook
+    rc, _ = run(["sh", HOOK, kver])
+    c.ok(rc == 0, f"{kver}: the kernel hook exits 0 (rc={rc})")
+    _, status = run(["dkms", "status", "-m", PKG, "-v", version, "-k", kver])
+    c.ok(": installed" in status, f"{kver}: the kernel hook installed it ({status!r})")
 
     mods = ["rfkill"] + (["asus-wireless"] if want_asus else [])
     for mod in mods:
@@ -305,10 +321,13 @@ def main():
     ap.add_argument("--install-tree", required=True)
     ap.add_argument("--kernel-src", required=True)
     ap.add_argument("--dkms-conf", required=True)
+    ap.add_argument("--kernel-hook", required=True)
     ap.add_argument("--version", required=True)
     ap.add_argument("--kernel", action="append",
                     help="kernel version (default: all with headers+modules)")
     a = ap.parse_args()
+    global HOOK
+    HOOK = os.path.abspath(a.kernel_hook)
 
     if os.geteuid() != 0:
         print("test_dkms: needs root (dkms install writes /lib/modules); "
