@@ -80,6 +80,7 @@ struct rfkill {
 	char			name[];
 };
 
+/* What it guards is listed where it is declared, in internal.h. */
 DEFINE_MUTEX(rfkill_global_mutex);
 atomic_t rfkill_input_disabled = ATOMIC_INIT(0);
 
