@@ -1,4 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The design of the airplane-mode indicator (the "rfkill-airplane-mode" LED
+ * trigger, /dev/rfkill operations to take it over and set it, ASUS
+ * driving its LED from it) is that of the 2016 series "RFKill
+ * airplane-mode indicator" by João Paulo Rechi Vita <jprvita@gmail.com>.
+ */
 /*
  * The airplane-mode indicator: LED trigger "rfkill-airplane-mode".
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The "rfkill" device class: sysfs attributes, uevents and PM hooks of
  * /sys/class/rfkill/rfkillN.  Attribute semantics follow

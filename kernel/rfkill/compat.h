@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The few places where the 6.1, 6.12 and 7.2 kernel APIs used by this
  * module (and its selftest driver) differ.  Only macros here: this header
@@ -11,11 +11,18 @@
 #include <linux/version.h>
 
 /*
+ * The one comparison with LINUX_VERSION_CODE: an out-of-tree module built
+ * for several kernel lines cannot do without it (checkpatch warns here).
+ */
+#define RFKILL_KERNEL_AT_LEAST(major, minor, sub) \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(major, minor, sub))
+
+/*
  * 6.12 passes the hard block reason as its enum (6.1: unsigned long).
  * Checked against the 6.1 and 6.12 headers only; a kernel in between that
  * disagrees fails to compile (conflicting types), it cannot mis-link.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if RFKILL_KERNEL_AT_LEAST(6, 12, 0)
 #define RFKILL_HW_REASON_T	enum rfkill_hard_block_reasons
 #else
 #define RFKILL_HW_REASON_T	unsigned long
@@ -27,7 +34,7 @@
 #endif
 
 /* struct class::dev_uevent takes a const device since 6.3. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if RFKILL_KERNEL_AT_LEAST(6, 3, 0)
 #define RFKILL_UEVENT_DEV	const struct device
 #else
 #define RFKILL_UEVENT_DEV	struct device
@@ -38,14 +45,15 @@
  * .function, and 6.16 removed hrtimer_init(): sid's 7.2 has only the new
  * call.  Used by the selftest driver (selftest/rfkill_selftest.c).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if RFKILL_KERNEL_AT_LEAST(6, 13, 0)
 #define RFKILL_HRTIMER_SETUP(timer, fn, clock, mode) \
 	hrtimer_setup(timer, fn, clock, mode)
 #else
 #define RFKILL_HRTIMER_SETUP(timer, fn, clock, mode) \
 	do { \
-		hrtimer_init(timer, clock, mode); \
-		(timer)->function = (fn); \
+		struct hrtimer *__rfkill_timer = (timer); \
+		hrtimer_init(__rfkill_timer, clock, mode); \
+		__rfkill_timer->function = (fn); \
 	} while (0)
 #endif
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rfkill core: devices, their block state, the per-type global states and
  * the 15 symbols radio drivers link against.
@@ -80,6 +80,7 @@ struct rfkill {
 	char			name[];
 };
 
+/* What it guards is listed where it is declared, in internal.h. */
 DEFINE_MUTEX(rfkill_global_mutex);
 atomic_t rfkill_input_disabled = ATOMIC_INIT(0);
 

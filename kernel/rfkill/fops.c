@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
  * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops
@@ -330,7 +330,7 @@ static int rfkill_fop_release(struct inode *inode, struct file *filp)
  * -ENOTTY since upstream f52c8fba984c ("rfkill: return ENOTTY on invalid
  * ioctl", 6.8, not backported), -ENOSYS before (6.1).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#if RFKILL_KERNEL_AT_LEAST(6, 8, 0)
 #define RFKILL_UNKNOWN_IOCTL	(-ENOTTY)
 #else
 #define RFKILL_UNKNOWN_IOCTL	(-ENOSYS)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * LED triggers: one per device ("rfkillN" or the driver's name, LED on
  * while the radio is unblocked), and the global "rfkill-any" (on while any

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rfkill.ko of the rfkill-airplane package: a drop-in replacement for the
  * in-tree rfkill core that adds the airplane-mode indicator.

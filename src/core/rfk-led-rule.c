@@ -46,6 +46,10 @@ struct _RfkLedController
   guint acquire_timeout;
   RfkPlatformSwitchFunc is_switch;  /* NULL: every device is a radio */
   gpointer is_switch_data;
+  RfkLoginSession *session;  /* NULL: always in front */
+  gboolean background;       /* session inactive: indicator let go */
+  guint take_back_source;    /* retrying ACQUIRE after activation */
+  gint64 take_back_deadline; /* monotonic µs */
 };
 
 enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
@@ -381,6 +385,13 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
       return TRUE;
     }
 
+  if (self->background)
+    {
+      /* Taken when the session is in front again. */
+      self->rule = rule;
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
+      return TRUE;
+    }
   if (self->phase != ACQUIRE_IDLE)
     {
       self->pending_rule = rule;  /* applied when the answer comes */
@@ -443,8 +454,108 @@ manager_state_cb (RfkManager *manager, RfkLedController *self)
   /* The device came back: take the LED again for the user's rule. */
   if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY
       && self->rule != RFK_LED_RULE_KERNEL && self->fd < 0
-      && self->status == RFK_AIRPLANE_LIGHT_UNKNOWN)
+      && self->status == RFK_AIRPLANE_LIGHT_UNKNOWN && !self->background)
     acquire (self, self->rule, &error);
+}
+
+/* Whether taking the indicator back is still to do. */
+static gboolean
+wants_it_back (RfkLedController *self)
+{
+  return !self->background && self->rule != RFK_LED_RULE_KERNEL
+    && self->fd < 0 && self->phase == ACQUIRE_IDLE
+    && self->status != RFK_AIRPLANE_LIGHT_UNSUPPORTED;
+}
+
+/* Runs until the indicator is ours again, or the time is up.  The other
+ * session's applet hears of the switch when we do and lets go a moment
+ * later; logind may also grant us /dev/rfkill a moment after saying we
+ * are active.  Until then ACQUIRE answers EACCES. */
+static gboolean
+take_back_cb (gpointer user_data)
+{
+  RfkLedController *self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (self->background || self->rule == RFK_LED_RULE_KERNEL
+      || self->status == RFK_AIRPLANE_LIGHT_OWNED
+      || self->status == RFK_AIRPLANE_LIGHT_UNSUPPORTED
+      || g_get_monotonic_time () >= self->take_back_deadline)
+    {
+      self->take_back_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (wants_it_back (self) && !acquire (self, self->rule, &error))
+    g_debug ("airplane-mode LED not taken back yet: %s", error->message);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+go_to_background (RfkLedController *self)
+{
+  self->background = TRUE;
+  g_clear_handle_id (&self->take_back_source, g_source_remove);
+  if (self->rule == RFK_LED_RULE_KERNEL)
+    return;
+  /* Keep what the user chose, also a choice still waiting for its
+   * answer; closing the fd is what hands the indicator back. */
+  if (self->phase != ACQUIRE_IDLE)
+    self->rule = self->pending_rule;
+  close_fd (self);
+  set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
+}
+
+static void
+come_to_front (RfkLedController *self)
+{
+  self->background = FALSE;
+  if (!wants_it_back (self))
+    return;
+  self->take_back_deadline = g_get_monotonic_time ()
+    + RFK_LED_TAKE_BACK_MS * G_TIME_SPAN_MILLISECOND;
+  if (take_back_cb (self))
+    self->take_back_source = g_timeout_add (200, take_back_cb, self);
+}
+
+static void
+session_active_cb (RfkLoginSession *session, GParamSpec *pspec,
+                   RfkLedController *self)
+{
+  gboolean active = rfk_login_session_get_active (session);
+
+  if (active == !self->background)
+    return;
+  if (active)
+    come_to_front (self);
+  else
+    go_to_background (self);
+}
+
+void
+rfk_led_controller_set_login_session (RfkLedController *self,
+                                      RfkLoginSession *session)
+{
+  g_return_if_fail (RFK_IS_LED_CONTROLLER (self));
+  g_return_if_fail (session == NULL || RFK_IS_LOGIN_SESSION (session));
+
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect (session, "notify::active",
+                        G_CALLBACK (session_active_cb), self);
+      session_active_cb (session, NULL, self);
+    }
+  else if (self->background)
+    come_to_front (self);
+}
+
+gboolean
+rfk_led_controller_is_in_background (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), FALSE);
+  return self->background;
 }
 
 static void
@@ -453,6 +564,10 @@ rfk_led_controller_dispose (GObject *object)
   RfkLedController *self = RFK_LED_CONTROLLER (object);
 
   close_fd (self);
+  g_clear_handle_id (&self->take_back_source, g_source_remove);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->manager);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "rfk-hardware-airplane.h"
+#include "rfk-login-session.h"
 #include "rfk-manager.h"
 
 G_BEGIN_DECLS
@@ -64,6 +65,18 @@ gboolean rfk_led_controller_is_pending (RfkLedController *self);
 void rfk_led_controller_set_platform_switch_func (RfkLedController *self,
                                                   RfkPlatformSwitchFunc is_switch,
                                                   gpointer user_data);
+/* Fast user switching: the indicator belongs to the seat's active session.
+ * While session is in the background the controller lets go of it (closes
+ * its fd: the kernel's rule applies, and the other user's applet may take
+ * it) and keeps the user's rule; when session is active again it takes the
+ * indicator again, retrying for RFK_LED_TAKE_BACK_MS while the other
+ * applet, told of the switch at the same time, still holds it.  NULL:
+ * always active (the default). */
+#define RFK_LED_TAKE_BACK_MS 5000
+void rfk_led_controller_set_login_session (RfkLedController *self,
+                                           RfkLoginSession *session);
+/* TRUE while the indicator is let go because the session is inactive. */
+gboolean rfk_led_controller_is_in_background (RfkLedController *self);
 RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
 RfkAirplaneLightStatus rfk_led_controller_get_status (RfkLedController *self);
 /* Why the last set_rule() or re-acquire failed; NULL when fine. */

@@ -164,6 +164,7 @@ rfk_settings_new (RfkManager *manager, GError **error)
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(GError) led_error = NULL;
+  g_autoptr(RfkLoginSession) session = NULL;
   RfkSettings *self;
 
   g_return_val_if_fail (RFK_IS_MANAGER (manager), NULL);
@@ -183,6 +184,9 @@ rfk_settings_new (RfkManager *manager, GError **error)
   self->manager = g_object_ref (manager);
   self->settings = g_settings_new_full (schema, NULL, NULL);
   self->leds = rfk_led_controller_new (manager);
+  /* With two users on one seat the LED follows the session in front. */
+  session = rfk_login_session_new (NULL);
+  rfk_led_controller_set_login_session (self->leds, session);
 
   g_signal_connect (self->settings, "changed",
                     G_CALLBACK (on_settings_changed), self);

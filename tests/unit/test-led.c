@@ -369,6 +369,274 @@ test_silent_peer_times_out (Fixture *f, gconstpointer data)
   g_assert_cmpint (rfk_led_controller_get_rule (led), ==, RFK_LED_RULE_KERNEL);
 }
 
+/* Fast user switching: a fake logind on a private bus (GTestDBus), with
+ * the parts of org.freedesktop.login1 the applet uses: Manager.GetSession
+ * resolving "auto" to the caller's session, and that session's "Active"
+ * property with its PropertiesChanged signal.  The other user's applet
+ * is a second controller on the same fake kernel: the kernel's ownership
+ * of the indicator is per open file, whoever opened it. */
+#define LOGIND_NAME "org.freedesktop.login1"
+#define SESSION_PATH "/org/freedesktop/login1/session/_32"
+
+static const char logind_xml[] =
+  "<node>"
+  " <interface name='org.freedesktop.login1.Manager'>"
+  "  <method name='GetSession'>"
+  "   <arg name='session_id' type='s' direction='in'/>"
+  "   <arg name='object_path' type='o' direction='out'/>"
+  "  </method>"
+  " </interface>"
+  " <interface name='org.freedesktop.login1.Session'>"
+  "  <property name='Active' type='b' access='read'/>"
+  " </interface>"
+  "</node>";
+
+typedef struct {
+  LedFixture lf;
+  GTestDBus *dbus;
+  GDBusConnection *bus;
+  GDBusNodeInfo *info;
+  guint manager_id, session_id, name_id;
+  gboolean active;
+  gboolean by_invalidation;  /* signal "Active" as invalidated, no value */
+  RfkLoginSession *session;
+} SessionFixture;
+
+static void
+logind_method (GDBusConnection *bus, const char *sender, const char *path,
+               const char *iface, const char *method, GVariant *params,
+               GDBusMethodInvocation *invocation, gpointer user_data)
+{
+  const char *id;
+
+  g_variant_get (params, "(&s)", &id);
+  if (g_str_equal (id, "auto"))
+    g_dbus_method_invocation_return_value (invocation,
+                                           g_variant_new ("(o)", SESSION_PATH));
+  else
+    g_dbus_method_invocation_return_dbus_error (
+      invocation, "org.freedesktop.login1.NoSuchSession", "No such session");
+}
+
+static GVariant *
+logind_get_property (GDBusConnection *bus, const char *sender,
+                     const char *path, const char *iface, const char *name,
+                     GError **error, gpointer user_data)
+{
+  SessionFixture *sf = user_data;
+
+  return g_variant_new_boolean (sf->active);
+}
+
+static const GDBusInterfaceVTable manager_vtable = { logind_method, NULL, NULL };
+static const GDBusInterfaceVTable session_vtable = { NULL, logind_get_property,
+                                                     NULL };
+
+/* logind switching the seat to (active) or away from (!active) us. */
+static void
+logind_set_active (SessionFixture *sf, gboolean active)
+{
+  g_autoptr (GVariantBuilder) changed =
+    g_variant_builder_new (G_VARIANT_TYPE ("a{sv}"));
+  const char *const invalidated[] = { "Active", NULL };
+
+  sf->active = active;
+  if (!sf->by_invalidation)
+    g_variant_builder_add (changed, "{sv}", "Active",
+                           g_variant_new_boolean (active));
+  g_dbus_connection_emit_signal (
+    sf->bus, NULL, SESSION_PATH, "org.freedesktop.DBus.Properties",
+    "PropertiesChanged",
+    g_variant_new ("(sa{sv}^as)", "org.freedesktop.login1.Session", changed,
+                   sf->by_invalidation ? invalidated : invalidated + 1),
+    NULL);
+}
+
+static gboolean
+session_ready (gpointer data)
+{
+  return rfk_login_session_is_ready (data);
+}
+
+static void
+session_setup (SessionFixture *sf, gconstpointer data)
+{
+  led_setup (&sf->lf, NULL);
+  sf->dbus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (sf->dbus);
+  sf->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_assert_nonnull (sf->bus);
+  sf->active = TRUE;
+  if (data == NULL)  /* data: "no logind", nobody owns the name */
+    {
+      sf->info = g_dbus_node_info_new_for_xml (logind_xml, NULL);
+      sf->manager_id = g_dbus_connection_register_object (
+        sf->bus, "/org/freedesktop/login1", sf->info->interfaces[0],
+        &manager_vtable, sf, NULL, NULL);
+      sf->session_id = g_dbus_connection_register_object (
+        sf->bus, SESSION_PATH, sf->info->interfaces[1], &session_vtable, sf,
+        NULL, NULL);
+      sf->name_id = g_bus_own_name_on_connection (
+        sf->bus, LOGIND_NAME, G_BUS_NAME_OWNER_FLAGS_NONE, NULL, NULL, NULL,
+        NULL);
+      test_settle (50);
+    }
+  sf->session = rfk_login_session_new (sf->bus);
+  g_assert_true (test_wait_for (session_ready, sf->session, 5000));
+}
+
+static void
+session_teardown (SessionFixture *sf, gconstpointer data)
+{
+  g_clear_object (&sf->session);
+  if (sf->name_id != 0)
+    g_bus_unown_name (sf->name_id);
+  if (sf->session_id != 0)
+    g_dbus_connection_unregister_object (sf->bus, sf->session_id);
+  if (sf->manager_id != 0)
+    g_dbus_connection_unregister_object (sf->bus, sf->manager_id);
+  g_clear_pointer (&sf->info, g_dbus_node_info_unref);
+  g_clear_object (&sf->bus);
+  g_test_dbus_down (sf->dbus);
+  g_clear_object (&sf->dbus);
+  led_teardown (&sf->lf, NULL);
+}
+
+static gboolean
+in_background (gpointer data)
+{
+  return rfk_led_controller_is_in_background (data);
+}
+
+static gboolean
+in_front (gpointer data)
+{
+  return !rfk_led_controller_is_in_background (data);
+}
+
+/* Our applet, following the fake session, with rule in force. */
+static RfkLedController *
+applet_in_session (SessionFixture *sf, RfkLedRule rule)
+{
+  RfkLedController *led = rfk_led_controller_new (sf->lf.manager);
+  g_autoptr (GError) error = NULL;
+
+  rfk_led_controller_set_login_session (led, sf->session);
+  g_assert_cmpstr (rfk_login_session_get_object_path (sf->session), ==,
+                   sf->name_id != 0 ? SESSION_PATH : NULL);
+  g_assert_true (choose (led, rule, &error));
+  g_assert_no_error (error);
+  return led;
+}
+
+static void
+test_switching_away_hands_the_led_over (SessionFixture *sf,
+                                        gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf,
+                                                         RFK_LED_RULE_NEVER);
+  g_autoptr (RfkLedController) theirs = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (indicator_is (&sf->lf, "dark owned"));
+
+  /* The other user comes to the front: we let go, and the kernel's own
+   * rule is back until their applet takes the LED. */
+  logind_set_active (sf, FALSE);
+  g_assert_true (test_wait_for (in_background, ours, 3000));
+  g_assert_true (indicator_is (&sf->lf, "dark kernel"));
+  g_assert_cmpint (rfk_led_controller_get_status (ours), ==,
+                   RFK_AIRPLANE_LIGHT_UNKNOWN);
+  g_assert_null (rfk_led_controller_get_error (ours));
+  g_assert_cmpint (rfk_led_controller_get_rule (ours), ==, RFK_LED_RULE_NEVER);
+
+  /* Their applet gets it (before: EACCES, our fd still held it). */
+  theirs = rfk_led_controller_new (sf->lf.manager);
+  g_assert_true (choose (theirs, RFK_LED_RULE_WLAN_BLOCKED, &error));
+  g_assert_no_error (error);
+  soft (&sf->lf, 0, TRUE);
+  soft (&sf->lf, 1, TRUE);
+  g_assert_true (indicator_is (&sf->lf, "lit owned"));
+
+  /* Back to us: they let go when they hear of it, we take it again with
+   * our rule. */
+  g_clear_object (&theirs);
+  logind_set_active (sf, TRUE);
+  g_assert_true (test_wait_for (is_owned, ours, 3000));
+  g_assert_false (rfk_led_controller_is_in_background (ours));
+  g_assert_cmpint (rfk_led_controller_get_rule (ours), ==, RFK_LED_RULE_NEVER);
+  g_assert_true (indicator_is (&sf->lf, "dark owned"));
+}
+
+/* Both applets hear of the switch at once; ours may ask before theirs has
+ * let go, and gets EACCES: it keeps asking for a while. */
+static void
+test_coming_back_waits_for_the_other_applet (SessionFixture *sf,
+                                             gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf,
+                                                         RFK_LED_RULE_NEVER);
+  g_autoptr (RfkLedController) theirs = NULL;
+  g_autoptr (GError) error = NULL;
+
+  sf->by_invalidation = TRUE;  /* logind may also just invalidate it */
+  logind_set_active (sf, FALSE);
+  g_assert_true (test_wait_for (in_background, ours, 3000));
+  theirs = rfk_led_controller_new (sf->lf.manager);
+  g_assert_true (choose (theirs, RFK_LED_RULE_WLAN_BLOCKED, &error));
+
+  logind_set_active (sf, TRUE);
+  g_assert_true (test_wait_for (in_front, ours, 3000));
+  test_settle (500);
+  g_assert_cmpint (rfk_led_controller_get_status (theirs), ==,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_cmpint (rfk_led_controller_get_status (ours), !=,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+
+  g_clear_object (&theirs);
+  g_assert_true (test_wait_for (is_owned, ours, RFK_LED_TAKE_BACK_MS));
+  g_assert_true (indicator_is (&sf->lf, "dark owned"));
+}
+
+static void
+test_rule_chosen_in_the_background_waits (SessionFixture *sf,
+                                          gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf,
+                                                         RFK_LED_RULE_NEVER);
+  g_autoptr (GError) error = NULL;
+
+  logind_set_active (sf, FALSE);
+  g_assert_true (test_wait_for (in_background, ours, 3000));
+  /* Not taken now: the LED belongs to the session in front. */
+  g_assert_true (rfk_led_controller_set_rule (ours, RFK_LED_RULE_AIRPLANE_MODE,
+                                              &error));
+  g_assert_no_error (error);
+  g_assert_false (rfk_led_controller_is_pending (ours));
+  g_assert_true (test_set_airplane (sf->lf.manager, TRUE, &error));
+  test_settle (100);
+  g_assert_true (indicator_is (&sf->lf, "lit kernel"));
+
+  logind_set_active (sf, TRUE);
+  g_assert_true (test_wait_for (is_owned, ours, 3000));
+  g_assert_cmpint (rfk_led_controller_get_rule (ours), ==,
+                   RFK_LED_RULE_AIRPLANE_MODE);
+  g_assert_true (indicator_is (&sf->lf, "lit owned"));
+}
+
+/* No logind (or no session): nothing ever takes the LED away. */
+static void
+test_without_logind_the_led_stays (SessionFixture *sf, gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf, RFK_LED_RULE_NEVER);
+
+  g_assert_true (rfk_login_session_get_active (sf->session));
+  g_assert_false (rfk_led_controller_is_in_background (ours));
+  g_assert_cmpint (rfk_led_controller_get_status (ours), ==,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_true (indicator_is (&sf->lf, "dark owned"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -394,5 +662,17 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/led/silent-peer-times-out", Fixture, NULL,
               fixture_setup, test_silent_peer_times_out, fixture_teardown);
+#define ADD(path, func, no_logind) \
+  g_test_add ("/led/session/" path, SessionFixture, no_logind, \
+              session_setup, func, session_teardown)
+  ADD ("switching-away-hands-the-led-over",
+       test_switching_away_hands_the_led_over, NULL);
+  ADD ("coming-back-waits-for-the-other-applet",
+       test_coming_back_waits_for_the_other_applet, NULL);
+  ADD ("rule-chosen-in-the-background-waits",
+       test_rule_chosen_in_the_background_waits, NULL);
+  ADD ("without-logind-the-led-stays", test_without_logind_the_led_stays,
+       "no logind");
+#undef ADD
   return g_test_run ();
 }

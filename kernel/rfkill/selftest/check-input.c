@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Guest program of the rfkill selftest, part two: rfkill-input (odd and
  * even numbers of presses), EPO, NOINPUT, the uevent and "state"
@@ -28,6 +28,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static int tests, failed;
 
@@ -215,10 +217,12 @@ static void test_even_presses(int keys)
 	ok(soft(0) == 0 && soft(1) == 0, "radios unblocked, global wlan state unblocked");
 	ok(sysfs_write(0, "soft", "1") == 0 && soft(0) == 1, "rfkill0 blocked through sysfs only");
 	emit_presses(keys, KEY_WLAN, 2);
-	ok(wait_soft(0), "two KEY_WLAN presses in one batch re-apply the global state: rfkill0 unblocked (%d %d)",
+	ok(wait_soft(0),
+	   "two KEY_WLAN presses in one batch re-apply the global state: rfkill0 unblocked (%d %d)",
 	   soft(0), soft(1));
 	emit_presses(keys, KEY_WLAN, 3);
-	ok(wait_soft(1), "three presses in one batch toggle: both blocked (%d %d)", soft(0), soft(1));
+	ok(wait_soft(1), "three presses in one batch toggle: both blocked (%d %d)",
+	   soft(0), soft(1));
 	emit_presses(keys, KEY_WLAN, 1);
 	ok(wait_soft(0), "one more press unblocks them");
 }
@@ -297,7 +301,7 @@ static void test_unload(void)
 		"mac80211_hwsim", "mac80211", "cfg80211", "rfkill",
 	};
 
-	for (unsigned int i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(mods); i++) {
 		int r = syscall(SYS_delete_module, mods[i], O_NONBLOCK);
 
 		ok(r == 0, "rmmod %s (%s)", mods[i], r ? strerror(errno) : "ok");

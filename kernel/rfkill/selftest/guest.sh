@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest half of the rfkill selftest: the driver-facing API through the
 # rfkill_selftest fake radio.  Runs under the VM harness (tests/vm/vmrun.py)
 # with our rfkill.ko and rfkill_selftest.ko loaded and prints TAP.

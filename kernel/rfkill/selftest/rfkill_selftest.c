@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rfkill_selftest: a fake radio driver for the VM selftest.  It drives the
  * exported rfkill API the way real drivers do, including from atomic
@@ -248,6 +248,7 @@ static const struct file_operations name = {				\
 	.owner = THIS_MODULE, .read = r, .write = w,			\
 	.llseek = default_llseek,					\
 }
+
 static ssize_t st_slow_write(struct file *f, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 """Build rfkill.ko and the rfkill_selftest fake radio for KVER, boot KVER
 in qemu (the VM harness, tests/vm; PYTHONPATH names tests/) and run the
 guest programs; prints TAP.
