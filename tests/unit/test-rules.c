@@ -686,7 +686,6 @@ test_engine_follows_the_rules (void)
   const char *only = g_getenv ("RFK_RULES_ONLY");
   g_autofree char *dir = NULL;
   g_autofree char *state = NULL, *sysfs = NULL;
-  g_autoptr (GError) error = NULL;
   guint mismatches = 0, first = 0, last = count;
   const char *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR)
                        ? "/dev/shm" : g_get_tmp_dir ();

@@ -495,7 +495,9 @@ def led_checks(pid):
     r = gsettings('set', SCHEMA, 'led-rule', 'wlan-blocked')
     ok(r.returncode == 0, f'{USER}: gsettings set {SCHEMA} led-rule wlan-blocked')
     sh(['rfkill', 'block', 'wlan'])
-    ok(wait_for(lambda: led_value() == '1', 10),
+    # A lit LED reads LED_FULL (255) from brightness_get, as in-tree
+    # asus-wireless does, although max_brightness is 1.
+    ok(wait_for(lambda: led_value() == '255', 10),
        f'rule wlan-blocked, Wi-Fi blocked, Bluetooth on: LED on (brightness {led_value()})')
     marker('user-rule-wlan-blocked')
     emit('# led-expect user-rule-wlan-blocked 1')
