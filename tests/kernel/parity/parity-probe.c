@@ -19,8 +19,18 @@
  * allow-list decides what may differ.  Values that change from run to run
  * (SEQNUM, time counters, the keyboard's input number) are replaced by a
  * placeholder.
+ *
+ * On the host, with PARITY_FAKE_CONTROL=SOCKET, the same program runs on
+ * fake-rfkill through rfkill-preload.so (RFK_RFKILL_AS_DEVICE=1), with
+ * RFKILL_SYSFS_ROOT for /sys/class/rfkill: the hardware steps become the
+ * fake's control commands (vhci: add/del bluetooth, the switch: hard,
+ * hwsim: del/add wlan), and what the fake has no part of (uevents, LEDs,
+ * module parameters, the device node, sysfs writes) is left out.  The
+ * host compares the two transcripts (test_parity.py --fake-*).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +48,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +63,14 @@ static int uev = -1;		/* kernel uevents (no udev in the VM) */
 static int vhci = -1;
 static int indicator_events;	/* ops 4/5 seen by drain_fd() */
 static int last_wlan_idx = -1;	/* of the last wlan ADD drain_fd() read */
+static const char *fake_ctl;	/* PARITY_FAKE_CONTROL: on fake-rfkill */
+static const char *class_dir = "/sys/class/rfkill";
+/*
+ * How long a step waits for more events after the last one: deferred work
+ * under TCG is slow.  On the fake, a step's events are queued before the
+ * write or the control command that caused them returns.
+ */
+static int step_quiet_ms = 400;
 
 static const char *err_name(int e)
 {
@@ -147,6 +166,9 @@ static void drain_uevents(const char *step)
 {
 	char buf[8192];
 
+	if (uev < 0)
+		return;
+
 	for (;;) {
 		ssize_t n = recv(uev, buf, sizeof(buf) - 1, 0);
 
@@ -177,14 +199,14 @@ static void drain_uevents_quiet(void)
 {
 	char buf[8192];
 
-	while (recv(uev, buf, sizeof(buf), 0) >= 0)
+	while (uev >= 0 && recv(uev, buf, sizeof(buf), 0) >= 0)
 		;
 }
 
 /* One step: its /dev/rfkill events, then its uevents. */
 static void observe(const char *step, int wait_ms)
 {
-	drain_fd(rfk, step, wait_ms, 400, true);
+	drain_fd(rfk, step, wait_ms, step_quiet_ms, true);
 	drain_uevents(step);
 }
 
@@ -305,16 +327,24 @@ static void dump_dir(const char *tag, const char *dir, const char *rel)
 	free_list(names);
 }
 
+static bool is_rfkill_dev(const char *name)
+{
+	/* the fake's root also holds devices/, class/ and bus/ */
+	return !strncmp(name, "rfkill", 6);
+}
+
 static void dump_rfkill_sysfs(const char *when)
 {
-	char **devs = list_dir("/sys/class/rfkill");
+	char **devs = list_dir(class_dir);
 	char tag[64];
 
 	for (char **p = devs; *p; p++) {
 		char dir[256];
 
+		if (!is_rfkill_dev(*p))
+			continue;
 		snprintf(tag, sizeof(tag), "sysfs %s %s", when, *p);
-		snprintf(dir, sizeof(dir), "/sys/class/rfkill/%s", *p);
+		snprintf(dir, sizeof(dir), "%s/%s", class_dir, *p);
 		dump_dir(tag, dir, "");
 	}
 	free_list(devs);
@@ -323,16 +353,18 @@ static void dump_rfkill_sysfs(const char *when)
 /* The rfkill directory of the device named name (phy0, hci0, ...). */
 static bool rfkill_dir(const char *name, char *dir, size_t size)
 {
-	char **devs = list_dir("/sys/class/rfkill");
+	char **devs = list_dir(class_dir);
 	bool found = false;
 
 	for (char **p = devs; *p && !found; p++) {
 		char path[256], buf[64];
 
-		snprintf(path, sizeof(path), "/sys/class/rfkill/%s/name", *p);
+		if (!is_rfkill_dev(*p))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/name", class_dir, *p);
 		if (read_file(path, buf, sizeof(buf)) > 0 &&
 		    !strcmp(strtok(buf, "\n"), name)) {
-			snprintf(dir, size, "/sys/class/rfkill/%s", *p);
+			snprintf(dir, size, "%s/%s", class_dir, *p);
 			found = true;
 		}
 	}
@@ -373,6 +405,9 @@ static void sysfs_write(const char *dev, const char *attr, const char *value)
 	char dir[256], path[320], step[128];
 	int fd, r = 0;
 
+	/* the fake's sysfs is a copy of its state: writes do not reach it */
+	if (fake_ctl)
+		return;
 	snprintf(step, sizeof(step), "sysfs-write:%s/%s=%s", dev, attr, value);
 	if (!rfkill_dir(dev, dir, sizeof(dir))) {
 		printf("write %s -> no device\n", step);
@@ -491,18 +526,134 @@ static void read_with(size_t size, const char *desc)
 
 /* ---- radios ----------------------------------------------------------- */
 
+/*
+ * One control command to the fake (tests/fake/README.md); returns 0 on
+ * "ok", with its first data line in reply (if any), -1 otherwise.
+ */
+static int fake_command(const char *command, char *reply, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char buf[4096];
+	size_t len = 0;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int rc = -1;
+
+	if (reply)
+		reply[0] = '\0';
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", fake_ctl);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die("connect to the fake's control socket");
+	dprintf(fd, "%s\n", command);
+	for (;;) {
+		ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
+		char *last;
+
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (buf[len - 1] != '\n')
+			continue;
+		/* the reply's last line: "ok" or "error: ..." */
+		last = len > 1 ? memrchr(buf, '\n', len - 1) : NULL;
+		last = last ? last + 1 : buf;
+		if (!strcmp(last, "ok\n")) {
+			rc = 0;
+			break;
+		}
+		if (!strncmp(last, "error", 5))
+			break;
+	}
+	close(fd);
+	if (rc == 0 && reply && strncmp(buf, "ok\n", 3))
+		snprintf(reply, size, "%.*s", (int)strcspn(buf, "\n"), buf);
+	if (rc < 0)
+		printf("FATAL fake command %s: %.*s\n", command, (int)len, buf);
+	return rc;
+}
+
+/* The idx of the rfkill device named name (from its sysfs directory). */
+static int rfkill_idx(const char *name)
+{
+	char dir[256];
+
+	if (!rfkill_dir(name, dir, sizeof(dir)))
+		return -1;
+	return atoi(strrchr(dir, '/') + strlen("/rfkill"));
+}
+
 static void vhci_open(void)
 {
 	static const unsigned char create[] = { 0xff, 0x00 };
+	char idx[32];
 
+	if (fake_ctl) {		/* vhci: a Bluetooth controller, hci0 */
+		if (fake_command("add bluetooth hci0", idx, sizeof(idx)) < 0)
+			exit(2);
+		vhci = atoi(idx);
+		return;
+	}
 	vhci = open("/dev/vhci", O_RDWR | O_CLOEXEC);
 	if (vhci < 0 || write(vhci, create, sizeof(create)) != sizeof(create))
 		die("/dev/vhci");
 }
 
+static void vhci_close(void)
+{
+	char command[64];
+
+	if (!fake_ctl) {
+		close(vhci);
+		return;
+	}
+	snprintf(command, sizeof(command), "del %d", vhci);
+	if (fake_command(command, NULL, 0) < 0)
+		exit(2);
+}
+
+/* The TOS6205 switch: on lifts Toshiba Bluetooth's hard block. */
+static void set_switch(bool on)
+{
+	char command[64];
+
+	if (!fake_ctl) {
+		outb(on ? 1 : 0, SWITCH_PORT);
+		return;
+	}
+	snprintf(command, sizeof(command), "hard %d %s", rfkill_idx(TOSHIBA),
+		 on ? "off" : "on");
+	if (fake_command(command, NULL, 0) < 0)
+		exit(2);
+}
+
+/*
+ * On the fake, mac80211_hwsim's module steps are its two phys leaving
+ * (phy0, phy1) and two new ones coming (named by the fake, as cfg80211
+ * numbers them: never reused).
+ */
+static int fake_hwsim(const char *shell)
+{
+	if (strstr(shell, "rmmod")) {
+		static const char *const phys[] = { "phy0", "phy1" };
+
+		for (size_t i = 0; i < 2; i++) {
+			char command[64];
+
+			snprintf(command, sizeof(command), "del %d", rfkill_idx(phys[i]));
+			if (fake_command(command, NULL, 0) < 0)
+				return 1;
+		}
+		return 0;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fake_command("add wlan", NULL, 0) < 0)
+			return 1;
+	return 0;
+}
+
 static void run_step(const char *step, const char *shell, int wait_ms)
 {
-	int rc = system(shell);
+	int rc = fake_ctl ? fake_hwsim(shell) : system(shell);
 
 	printf("step %s -> %d\n", step, rc);
 	observe(step, wait_ms);
@@ -510,7 +661,11 @@ static void run_step(const char *step, const char *shell, int wait_ms)
 
 static void dump_leds(const char *when)
 {
-	char **leds = list_dir("/sys/class/leds");
+	char **leds;
+
+	if (fake_ctl)	/* the fake has no LEDs */
+		return;
+	leds = list_dir("/sys/class/leds");
 
 	for (char **p = leds; *p; p++) {
 		char path[512], what[256];
@@ -535,6 +690,8 @@ static void dump_leds(const char *when)
 
 static void dump_params(void)
 {
+	if (fake_ctl)	/* nor a module */
+		return;
 	dump_dir("param", "/sys/module/rfkill/parameters", "");
 }
 
@@ -542,6 +699,8 @@ static void dev_node(void)
 {
 	struct stat st;
 
+	if (fake_ctl)	/* nor a device node */
+		return;
 	if (stat("/dev/rfkill", &st) < 0) {
 		printf("dev /dev/rfkill stat -> %s\n", err_name(errno));
 		return;
@@ -563,7 +722,7 @@ static void queue_limit(void)
 		die("open /dev/rfkill for the queue test");
 	indicator_events = 0;
 	last_wlan_idx = -1;
-	printf("queue initial events on a new fd: %d\n", drain_fd(q, "queue-initial", 0, 400, false));
+	printf("queue initial events on a new fd: %d\n", drain_fd(q, "queue-initial", 0, step_quiet_ms, false));
 	printf("queue indicator events on a new fd: %d\n", indicator_events);
 	if (last_wlan_idx < 0) {
 		printf("queue no wlan radio to toggle\n");
@@ -581,11 +740,11 @@ static void queue_limit(void)
 		if (i % 100 == 99)
 			drain_uevents_quiet();
 	}
-	drain_fd(rfk, "queue-observer", 0, 400, false);
+	drain_fd(rfk, "queue-observer", 0, step_quiet_ms, false);
 	printf("queue %d state changes: %d writes failed\n", QUEUE_CHANGES, failed);
 	indicator_events = 0;
 	printf("queue events queued for the fd that never read: %d\n",
-	       drain_fd(q, "queue", 0, 400, false));
+	       drain_fd(q, "queue", 0, step_quiet_ms, false));
 	printf("queue indicator events queued: %d\n", indicator_events);
 	close(q);
 }
@@ -596,16 +755,24 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("parity-begin\n");
-	if (ioperm(SWITCH_PORT, 1, 1) < 0)
-		die("ioperm for the switch port");
-	uev = open_uevents();
+	fake_ctl = getenv("PARITY_FAKE_CONTROL");
+	if (fake_ctl) {
+		class_dir = getenv("RFKILL_SYSFS_ROOT");
+		if (!class_dir)
+			die("PARITY_FAKE_CONTROL without RFKILL_SYSFS_ROOT");
+		step_quiet_ms = 50;
+	} else {
+		if (ioperm(SWITCH_PORT, 1, 1) < 0)
+			die("ioperm for the switch port");
+		uev = open_uevents();	/* the fake sends none */
+	}
 	vhci_open();
 
 	rfk = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (rfk < 0)
 		die("open /dev/rfkill");
 	/* hci0 registers a moment after the vhci write: wait for its ADD */
-	drain_fd(rfk, "open", 3000, 1000, true);
+	drain_fd(rfk, "open", 3000, fake_ctl ? step_quiet_ms : 1000, true);
 	drain_uevents("boot");
 
 	dump_params();
@@ -680,16 +847,16 @@ int main(void)
 	observe("ioctls", 0);
 
 	/* hard block: the TOS6205 switch, which the core polls */
-	outb(1, SWITCH_PORT);
+	set_switch(true);
 	printf("step switch-on -> hard=%s\n", wait_attr(TOSHIBA, "hard", "0"));
 	observe("switch-on", 3000);
-	outb(0, SWITCH_PORT);
+	set_switch(false);
 	printf("step switch-off -> hard=%s\n", wait_attr(TOSHIBA, "hard", "1"));
 	observe("switch-off", 3000);
 	dump_rfkill_sysfs("hard-blocked");
 
 	/* hotplug */
-	close(vhci);
+	vhci_close();
 	printf("step vhci-close\n");
 	observe("vhci-close", 3000);
 	vhci_open();

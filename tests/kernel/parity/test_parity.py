@@ -10,8 +10,12 @@ printed as TAP comments either way.
   test_parity.py --kernel KVER --probe parity-probe
                     --source-dir kernel/ --work-dir DIR --tos-aml tos6205.aml
                     --asus-aml atk4002.aml [--version V] [--timeout S]
+                    [--fake-probe parity-probe-host --fake-rfkill fake-rfkill
+                     --preload rfkill-preload.so]
 
 Both transcripts are kept in DIR (stock.txt, ours.txt, parity.diff).
+With --fake-*, the in-tree transcript of this run is also compared with
+the fake kernel's (fake_parity.py: fake.txt, fake-parity.diff).
 """
 
 import argparse
@@ -25,6 +29,7 @@ from vm.testlib import VMRUN, Tap, kbuild
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from allowed_differences import normalize  # noqa: E402
+import fake_parity  # noqa: E402
 
 RADIOS = ['mac80211_hwsim radios=2', 'hci_vhci', 'toshiba_bluetooth']
 
@@ -91,6 +96,29 @@ def run_probe(args, tap, label, modules):
     return transcript if complete else None
 
 
+def check_fake(args, tap, stock):
+    """The fake kernel against the in-tree transcript this run just made."""
+    fake, diag = fake_parity.run(args.fake_probe, args.fake_rfkill,
+                                 args.preload, args.work_dir)
+    for d in diag:
+        tap.diag('[fake] ' + d)
+    tap.check(fake is not None, '[fake] the probe ran to its end on fake-rfkill')
+    if fake is None:
+        return
+    diff = fake_parity.compare(stock, fake, args.kernel, args.work_dir)
+    compared = len(fake_parity.scope(stock, args.kernel))
+    changed = [l for l in diff if l[:1] in '+-' and l[:3] not in ('+++', '---')]
+    tap.diag(f'{args.kernel}: fake-rfkill compared on {compared} in-tree lines; '
+             'cut (what the fake does not model):\n' + '\n'.join(fake_parity.cuts()))
+    if diff:
+        tap.diag('fake parity diff (- in-tree, + fake-rfkill):\n' + '\n'.join(diff))
+        print(f'fake parity {args.kernel}: fake-rfkill differs from the in-tree '
+              f'module; diff in {args.work_dir}/fake-parity.diff:\n' + '\n'.join(diff),
+              file=sys.stderr)
+    tap.check(not diff, f'{args.kernel}: fake-rfkill behaves like the in-tree '
+              f'rfkill.ko where it models it ({len(changed)} lines differ)')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
@@ -101,6 +129,9 @@ def main():
     ap.add_argument('--asus-aml', required=True)
     ap.add_argument('--version', default='0.1.0')
     ap.add_argument('--timeout', type=float, default=600)
+    ap.add_argument('--fake-probe', help='parity-probe built for the host')
+    ap.add_argument('--fake-rfkill', help='tests/fake/fake-rfkill')
+    ap.add_argument('--preload', help='rfkill-preload.so')
     args = ap.parse_args()
     args.work_dir = os.path.abspath(args.work_dir)
     os.makedirs(args.work_dir, exist_ok=True)
@@ -112,6 +143,8 @@ def main():
     rfkill_ko, asus_ko = kos
     stock = run_probe(args, tap, 'stock', ['--in-tree-module', 'rfkill',
                                            '--in-tree-module', 'asus_wireless'])
+    if stock is not None and args.fake_probe:
+        check_fake(args, tap, stock)
     ours = run_probe(args, tap, 'ours', ['--module', rfkill_ko, '--module', asus_ko])
     if stock is None or ours is None:
         return tap.done()
