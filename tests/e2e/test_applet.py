@@ -18,6 +18,11 @@ menu blocks every radio and restores them, "Always off" from GSettings
 darkens it even with every radio blocked, and when the applet is killed
 the kernel takes the light back at once and lights it by its own rule.
 
+Before all that, while the relay has not started yet, the applet runs in
+the guest itself, on the real /dev/rfkill (guest_applet.py, in the host's
+root over 9p): airplane mode on and off from its menu, with one radio
+blocked by hand before, checked in sysfs and in the kernel's events.
+
 With --stock (Debian's own modules) the applet's ACQUIRE must get EINVAL,
 its menu must say why, and the LED keeps following the kernel's rule.
 """
