@@ -144,8 +144,7 @@ def radio_items(item):
 
 
 def checked(item):
-    """The "Airplane mode" check mark once the menu settles: the menu is
-    updated after the kernel confirmed the writes, so give it time."""
+    """The "Airplane mode" check mark as the menu shows it now."""
     return item.find(AIRPLANE).checked
 
 
@@ -154,6 +153,7 @@ def report_step(reader, item, step, want, menu_want):
     print(f"state {step} {words(states)}", flush=True)
     print(f"events {step} " + " ".join(f"{n}={s}" for n, s in reader.take()),
           flush=True)
+    # The menu follows the kernel's confirmation: give it time.
     try:
         gt.wait_for(lambda: checked(item) == menu_want, WAIT_S, "the menu")
     except gt.TestFailure:
