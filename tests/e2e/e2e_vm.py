@@ -17,6 +17,7 @@ the LED to the debugcon port 0x440, and asus-wireless driving that LED.
 import errno
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -39,6 +40,44 @@ RADIO_MODULES = ["mac80211_hwsim radios=2", "hci_vhci"]
 VIRTIO_MODULES = ["virtio_pci", "virtio_console"]
 
 TYPE_WLAN, TYPE_BLUETOOTH = 1, 2
+
+# The host's root, read-only, at /host in the guest (9p over virtio), for
+# E2eVm(host_root=True): a chroot there runs the host's own programs
+# (python3, Xvfb, dbus-daemon, the applet from the build tree) without
+# copying them and their data into the initramfs.
+HOST_ROOT_MODULES = ["9pnet_virtio", "9p"]
+HOST_ROOT_TAG = "hostroot"
+HOST_ROOT = "/host"
+# cache=loose: the guest keeps what it read (the tree does not change
+# while a test runs), and a large msize; both for speed under TCG.
+HOST_ROOT_OPTIONS = "trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose"
+# multidevs=remap: the host's mount points (/proc, /sys, /dev, …) would
+# otherwise reach the guest with the same inode number, and a mount onto
+# one of them lands on another.
+HOST_ROOT_QEMU = ["-virtfs", f"local,path=/,mount_tag={HOST_ROOT_TAG},"
+                  "security_model=none,readonly=on,multidevs=remap"]
+
+
+def host_root_setup(keep=()):
+    """Guest shell commands that mount the host's root at /host.  The
+    guest's /dev, /proc and /sys replace the host's there, and /tmp and
+    /run are fresh tmpfs, so nothing of the host's running system (its
+    buses, its X sockets) shows through; the paths in keep that lie
+    under /tmp or /run (a build tree there) are bound back from the
+    host.  Prints "host-root: failed" if the mount fails."""
+    back = "".join(f"\n  mkdir -p {HOST_ROOT}{q} && "
+                   f"mount --bind /hostroot{q} {HOST_ROOT}{q}"
+                   for q in sorted({shlex.quote(p) for p in keep
+                                    if p.startswith(("/tmp/", "/run/"))}))
+    return f"""mkdir -p /hostroot {HOST_ROOT}
+if mount -t 9p -o {HOST_ROOT_OPTIONS} {HOST_ROOT_TAG} /hostroot &&
+    mount --bind /hostroot {HOST_ROOT}; then
+  mount -t tmpfs -o mode=1777 tmpfs {HOST_ROOT}/tmp
+  mount -t tmpfs -o mode=0755 tmpfs {HOST_ROOT}/run
+  for d in dev proc sys; do mount --bind /$d {HOST_ROOT}/$d; done{back}
+else
+  echo 'host-root: failed'
+fi"""
 
 
 def kbuild_checked(tap, kver, source_dir, work_dir, name, kos, what, extra=()):
@@ -96,7 +135,7 @@ class E2eVm:
 
     def __init__(self, tap, kernel, relay_bin, acpi_table,
                  modules=(), timeout=240, keep=False, in_session=False,
-                 host_binaries=(), setup=""):
+                 host_binaries=(), setup="", host_root=False):
         self.tap = tap
         self.kernel = kernel
         self.relay_bin = relay_bin
@@ -112,6 +151,8 @@ class E2eVm:
         # to the console log: console_lines()).
         self.host_binaries = list(host_binaries)
         self.setup = setup
+        # The host's root over 9p (host_root_setup() mounts it).
+        self.host_root = host_root
         self.tmp = tempfile.mkdtemp(prefix=f"e2e-{kernel}-")
         self.qemu_socket = os.path.join(self.tmp, "relay.sock")
         self.device = os.path.join(self.tmp, "rfkill.sock")
@@ -148,9 +189,12 @@ class E2eVm:
         for b in self.host_binaries:
             cmd += ["--host-binary", b,
                     "--file", f"{b}:{self.guest_binary(b)}"]
-        for m in VIRTIO_MODULES:
+        for m in VIRTIO_MODULES + (HOST_ROOT_MODULES if self.host_root
+                                   else []):
             if m not in builtin:
                 cmd += ["--in-tree-module", m]
+        if self.host_root:
+            cmd += [f"--qemu-arg={a}" for a in HOST_ROOT_QEMU]
         for m in self.modules:
             cmd += ["--module", m]
         for m in RADIO_MODULES:

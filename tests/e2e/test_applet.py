@@ -18,6 +18,11 @@ menu blocks every radio and restores them, "Always off" from GSettings
 darkens it even with every radio blocked, and when the applet is killed
 the kernel takes the light back at once and lights it by its own rule.
 
+Before all that, while the relay has not started yet, the applet runs in
+the guest itself, on the real /dev/rfkill (guest_applet.py, in the host's
+root over 9p): airplane mode on and off from its menu, with one radio
+blocked by hand before, checked in sysfs and in the kernel's events.
+
 With --stock (Debian's own modules) the applet's ACQUIRE must get EINVAL,
 its menu must say why, and the LED keeps following the kernel's rule.
 """
@@ -25,6 +30,8 @@ its menu must say why, and the LED keeps following the kernel's rule.
 import argparse
 import errno
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -32,7 +39,7 @@ import time
 
 import rfkill_bridge as rb
 from e2e_vm import (E2eVm, Tap, Client, build_modules,
-                    build_notify_trigger,
+                    build_notify_trigger, host_root_setup,
                     check_led, check_led_stays, set_soft)
 
 try:
@@ -64,12 +71,121 @@ def wait(predicate, timeout=10.0):
 
 NOTIFY = "/sys/module/acpi_notify_trigger/parameters/notify"
 
+# Runs in the guest before the relay, as root: the tray applet itself on
+# the real /dev/rfkill, the production path (not the relay's socket).
+# guest_applet.py drives it in the gui suite's session, in the host's
+# root shared over 9p (E2eVm host_root).  The user is nobody, with a
+# group that may write /dev/rfkill, as the user of the active seat may
+# through logind's ACL (busybox has no setfacl).  phy1 is blocked by hand
+# first; afterwards it is unblocked and /dev/rfkill set back, so the
+# relay's scenario starts with every radio on.
+GUEST_APPLET_PREFIX = "e2e-applet-direct: "
+RFKILL_GID = 4242   # no group of the host's: only the applet's user has it
+GUEST_APPLET_SETUP = r"""dmesg -n 1
+HOST_ROOT_SETUP
+soft_by_name() {
+  for d in /sys/class/rfkill/rfkill*; do
+    [ "$(cat "$d/name")" = "$1" ] && echo "$2" >"$d/soft"
+  done
+}
+soft_by_name phy1 1
+mode=$(stat -c %a /dev/rfkill)
+chgrp GID /dev/rfkill && chmod 0660 /dev/rfkill
+chroot /host /usr/bin/env -i PATH=/usr/bin:/bin ENVIRONMENT \
+  /usr/bin/setpriv --reuid=65534 --regid=65534 --groups=GID \
+  /usr/bin/python3 SESSION DRIVER --applet APPLET \
+  >/tmp/applet-direct 2>&1 3<&-
+echo "PREFIX rc $?"
+sed 's/^/PREFIX /' /tmp/applet-direct
+chgrp 0 /dev/rfkill && chmod "$mode" /dev/rfkill
+soft_by_name phy1 0
+dmesg -n 4"""
+
+
+def guest_applet_setup(applet):
+    """GUEST_APPLET_SETUP for this tree and the environment meson gives
+    the applet (its schemas and icons from the build tree)."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    env = {"PYTHONPATH": os.path.join(top, "tests")}
+    for var in ("GSETTINGS_SCHEMA_DIR", "XDG_DATA_DIRS"):
+        if os.environ.get(var):
+            env[var] = os.environ[var]
+    keep = [top, os.path.dirname(applet)] + [
+        d for v in env.values() for d in v.split(":") if d]
+    words = {
+        "HOST_ROOT_SETUP": host_root_setup(keep),
+        "ENVIRONMENT": " ".join(shlex.quote(f"{k}={v}")
+                                for k, v in env.items()),
+        "SESSION": shlex.quote(os.path.join(top, "tests/gui/run-in-session.py")),
+        "DRIVER": shlex.quote(os.path.join(top, "tests/e2e/guest_applet.py")),
+        "APPLET": shlex.quote(applet),
+        "PREFIX ": GUEST_APPLET_PREFIX,
+        "GID": str(RFKILL_GID),
+    }
+    # One pass, so that nothing replaced (a path) is replaced again.
+    return re.sub("|".join(map(re.escape, words)),
+                  lambda m: words[m.group(0)], GUEST_APPLET_SETUP)
+
+
+def guest_applet_direct(tap, vm):
+    """The applet's writes on the real character device, as guest_applet.py
+    saw them: airplane mode on blocks every radio, off brings back exactly
+    what was on (phy1, blocked by hand, stays blocked), sysfs and the
+    kernel's events agree, and the menu follows."""
+    lines = vm.console_lines(GUEST_APPLET_PREFIX)
+    facts = {}
+    for line in lines:
+        key, _, rest = line.partition(" ")
+        if key in ("state", "events", "menu"):
+            step, _, rest = rest.partition(" ")
+            key = f"{key} {step}"
+        facts.setdefault(key, rest)
+    errors = "\n".join(l for l in lines if l.startswith("error "))
+
+    def pairs(key):
+        return [tuple(kv.split("=", 1)) for kv in facts.get(key, "").split()]
+
+    tap.ok(facts.get("rc") == "0", "guest: the applet's session on the real "
+           "/dev/rfkill ran to the end", f"console: {lines}")
+    tap.ok(facts.get("fd") == "rw", "guest: the applet, started without "
+           "--device, holds the real /dev/rfkill open for reading and "
+           "writing", f"fd: {facts.get('fd')!r}\n{errors}")
+    before = {"phy0": "0", "phy1": "1", "hci0": "0"}
+    tap.ok(dict(pairs("state before")) == before,
+           "guest: phy1 blocked by hand before the applet starts",
+           f"got {facts.get('state before')!r}")
+    tap.ok(facts.get("menu before") == "0",
+           "guest: the menu shows airplane mode unchecked at start",
+           f"got {facts.get('menu before')!r}")
+    for step, state, events, menu in (
+            ("on", {"phy0": "1", "phy1": "1", "hci0": "1"},
+             {("phy0", "1"), ("hci0", "1")}, "1"),
+            ("off", before, {("phy0", "0"), ("hci0", "0")}, "0")):
+        tap.ok(dict(pairs(f"state {step}")) == state,
+               f"guest: menu 'Airplane mode' {step}: sysfs has {state}",
+               f"got {facts.get(f'state {step}')!r}\n{errors}")
+        # The kernel sends an event only for a real change: exactly
+        # phy0 and hci0 switch, once each, and phy1 never comes on.
+        tap.ok(set(pairs(f"events {step}")) == events and
+               len(pairs(f"events {step}")) == len(events),
+               f"guest: airplane mode {step}: the kernel's events switch "
+               f"phy0 and hci0 once each, phy1 not at all",
+               f"events: {facts.get(f'events {step}')!r}")
+        tap.ok(facts.get(f"menu {step}") == menu,
+               f"guest: the menu shows airplane mode "
+               f"{'checked' if menu == '1' else 'unchecked'}",
+               f"got {facts.get(f'menu {step}')!r}")
+    tap.ok(facts.get("exit") == "0", "guest: the applet exits 0 on SIGTERM",
+           f"got {facts.get('exit')!r}")
+
 
 def soft_states(vm):
     return {n: r["soft"] for n, r in vm.radios().items()}
 
 
 def scenario(tap, vm, applet_path, logdir):
+    guest_applet_direct(tap, vm)
     radios = vm.wait_adds(3)
     if not tap.ok(sorted(radios) == ["hci0", "phy0", "phy1"],
                   "guest has phy0, phy1, hci0", f"got {radios}"):
@@ -310,8 +426,14 @@ def main():
         modules.append(trigger)
     logdir = os.path.join(os.environ.get("HOME", "/tmp"), "logs")
     os.makedirs(logdir, exist_ok=True)
+    # Our modules: the applet also runs in the guest first, on the real
+    # /dev/rfkill (about 20 s more under TCG; the relay waits for it).
+    direct = not args.stock
     with E2eVm(tap, args.kernel, args.relay, args.acpi_table,
-               modules, keep=args.keep, in_session=True) as vm:
+               modules, keep=args.keep, in_session=True,
+               host_root=direct, timeout=360 if direct else 240,
+               setup=guest_applet_setup(os.path.abspath(args.applet))
+               if direct else "") as vm:
         try:
             (stock_scenario if args.stock else scenario)(
                 tap, vm, args.applet, logdir)
