@@ -377,15 +377,17 @@ close (int fd)
   return real_close (fd);
 }
 
-/* write() on the device file: the fake's errno, or what the kernel took. */
-static ssize_t
-write_as_device (int fd, const void *buf, size_t count)
+/*
+ * Sends one packet and waits for the fake's answer to it: 0 if it took
+ * it, else -1 with errno set to the fake's errno (or to why no answer
+ * came), as the device's write() and ioctl() report it.
+ */
+static int
+send_and_await (int fd, const void *packet, size_t len)
 {
-  static const unsigned char zero;
-  size_t taken = MIN (MIN (count, EVENT_SIZE_EXT), files[fd].max_size);
   int err;
 
-  if (real_write (fd, count ? buf : &zero, count ? count : 1) < 0)
+  if (real_write (fd, packet, len) < 0)
     return -1;
   err = await_status (fd);
   if (err < 0)
@@ -395,6 +397,18 @@ write_as_device (int fd, const void *buf, size_t count)
       errno = err;
       return -1;
     }
+  return 0;
+}
+
+/* write() on the device file: the fake's errno, or what the kernel took. */
+static ssize_t
+write_as_device (int fd, const void *buf, size_t count)
+{
+  static const unsigned char zero;
+  size_t taken = MIN (MIN (count, EVENT_SIZE_EXT), files[fd].max_size);
+
+  if (send_and_await (fd, count ? buf : &zero, count ? count : 1) < 0)
+    return -1;
   return (ssize_t) taken;
 }
 
@@ -487,7 +501,6 @@ static int
 ioctl_as_device (int fd, unsigned long request, void *arg)
 {
   unsigned char packet[4] = { 0xff, 'I', _IOC_NR (request), 0 };
-  int err;
 
   /* Like the kernel, the number alone decides, whatever the direction. */
   if (_IOC_NR (request) == RFKILL_IOC_MAX_SIZE)
@@ -508,17 +521,7 @@ ioctl_as_device (int fd, unsigned long request, void *arg)
       files[fd].max_size = size;
       return 0;
     }
-  if (real_write (fd, packet, sizeof packet) < 0)
-    return -1;
-  err = await_status (fd);
-  if (err < 0)
-    return -1;
-  if (err > 0)
-    {
-      errno = err;
-      return -1;
-    }
-  return 0;
+  return send_and_await (fd, packet, sizeof packet);
 }
 
 int
