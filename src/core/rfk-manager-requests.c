@@ -89,11 +89,19 @@ rfk_request_finish (Request *request, GError *error)
    * list is spent all the same. */
   if (kind == REQUEST_AIRPLANE_OFF && (error == NULL || request->refused))
     {
+      const char *stay_off = _("Radios stay off: a hardware switch blocks "
+                               "them");
+
       rfk_manager_airplane_finished (self, kind);
       if (rfk_manager_compute_airplane_mode (self, NULL))
-        error = g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
-                             _("Radios stay off: a hardware switch blocks "
-                               "them"));
+        {
+          /* A refusal keeps its message and code, after the switch. */
+          if (error != NULL)
+            g_prefix_error (&error, "%s; ", stay_off);
+          else
+            error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY,
+                                         stay_off);
+        }
     }
 
   if (request->task != NULL)
