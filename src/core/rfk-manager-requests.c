@@ -425,8 +425,6 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
   return request_is_live (self, request);
 }
 
-/* Call after the last want: finishes at once if nothing was written,
- * otherwise starts the confirmation timeout. */
 /* Writes of a request that was superseded as a whole (an airplane
  * request by the next) may still land, and nobody waits for them any
  * more: the airplane request now sent waits for them too, so that a
@@ -448,6 +446,8 @@ request_adopt_orphans (Request *request)
       }
 }
 
+/* Call after the last want: finishes at once if nothing was written,
+ * otherwise starts the confirmation timeout. */
 void
 rfk_request_commit (Request *request)
 {
