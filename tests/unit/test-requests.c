@@ -27,11 +27,12 @@ static void
 set_property (Fixture *f, const char *name, gboolean value)
 {
   RfkDBusModel model = { .manager = f->manager };
+  /* Owned, as GDBus hands it to the property setter. */
+  g_autoptr (GVariant) variant = g_variant_ref_sink (
+    g_variant_new_boolean (value));
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (rfk_dbus_property_set (&model, name,
-                                        g_variant_new_boolean (value),
-                                        &error));
+  g_assert_true (rfk_dbus_property_set (&model, name, variant, &error));
   g_assert_no_error (error);
 }
 
