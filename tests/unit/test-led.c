@@ -4,6 +4,7 @@
  * the controller's synchronous ACQUIRE gets its answer).
  */
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "rfk-led-rule.h"
@@ -638,6 +639,35 @@ test_rule_chosen_in_the_background_waits (SessionFixture *sf,
   g_assert_true (indicator_is (&sf->lf, "lit owned"));
 }
 
+/* Back in front, but the device does not even open for us (logind has
+ * not given this session /dev/rfkill again): once the time to take the
+ * light back is up, the controller says why the rule is not in force,
+ * rather than showing it chosen with the kernel's rule lighting the LED. */
+static void
+test_take_back_that_cannot_open_says_why (SessionFixture *sf,
+                                          gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf,
+                                                         RFK_LED_RULE_NEVER);
+  g_autofree char *away = g_strconcat (sf->lf.f.socket_path, ".away", NULL);
+  const GError *error;
+
+  switch_away (sf, ours);
+  g_assert_no_errno (g_rename (sf->lf.f.socket_path, away));
+  logind_set_active (sf, TRUE);
+  g_assert_true (test_wait_for (in_front, ours, 3000));
+  test_settle (RFK_LED_TAKE_BACK_MS + 500);
+  g_assert_no_errno (g_rename (away, sf->lf.f.socket_path));
+
+  g_assert_cmpint (rfk_led_controller_get_status (ours), !=,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_true (indicator_is (&sf->lf, "dark kernel"));
+  error = rfk_led_controller_get_error (ours);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, sf->lf.f.socket_path));
+  g_assert_cmpint (rfk_led_controller_get_rule (ours), ==, RFK_LED_RULE_NEVER);
+}
+
 /* No logind (or no session): nothing ever takes the LED away. */
 static void
 test_without_logind_the_led_stays (SessionFixture *sf, gconstpointer data)
@@ -685,6 +715,8 @@ main (int argc, char **argv)
        test_coming_back_waits_for_the_other_applet, NULL);
   ADD ("rule-chosen-in-the-background-waits",
        test_rule_chosen_in_the_background_waits, NULL);
+  ADD ("take-back-that-cannot-open-says-why",
+       test_take_back_that_cannot_open_says_why, NULL);
   ADD ("without-logind-the-led-stays", test_without_logind_the_led_stays,
        "no logind");
 #undef ADD
