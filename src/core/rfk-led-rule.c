@@ -50,6 +50,7 @@ struct _RfkLedController
   gboolean background;       /* session inactive: indicator let go */
   guint take_back_source;    /* retrying ACQUIRE after activation */
   gint64 take_back_deadline; /* monotonic µs */
+  GError *take_back_error;   /* why the last try did not even ask */
 };
 
 enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
@@ -479,14 +480,31 @@ take_back_cb (gpointer user_data)
 
   if (self->background || self->rule == RFK_LED_RULE_KERNEL
       || self->status == RFK_AIRPLANE_LIGHT_OWNED
-      || self->status == RFK_AIRPLANE_LIGHT_UNSUPPORTED
-      || g_get_monotonic_time () >= self->take_back_deadline)
+      || self->status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
     {
       self->take_back_source = 0;
+      g_clear_error (&self->take_back_error);
+      return G_SOURCE_REMOVE;
+    }
+  if (g_get_monotonic_time () >= self->take_back_deadline)
+    {
+      /* Given up.  An answer (EACCES) has set its own status; a device
+       * that never opened has not: without this, the user's rule would
+       * look in force while the kernel's drives the LED. */
+      self->take_back_source = 0;
+      if (wants_it_back (self) && self->error == NULL
+          && self->take_back_error != NULL)
+        set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+                    g_steal_pointer (&self->take_back_error));
+      g_clear_error (&self->take_back_error);
       return G_SOURCE_REMOVE;
     }
   if (wants_it_back (self) && !acquire (self, self->rule, &error))
-    g_debug ("airplane-mode LED not taken back yet: %s", error->message);
+    {
+      g_debug ("airplane-mode LED not taken back yet: %s", error->message);
+      g_clear_error (&self->take_back_error);
+      self->take_back_error = g_steal_pointer (&error);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -495,6 +513,7 @@ go_to_background (RfkLedController *self)
 {
   self->background = TRUE;
   g_clear_handle_id (&self->take_back_source, g_source_remove);
+  g_clear_error (&self->take_back_error);
   if (self->rule == RFK_LED_RULE_KERNEL)
     return;
   /* Keep what the user chose, also a choice still waiting for its
@@ -565,6 +584,7 @@ rfk_led_controller_dispose (GObject *object)
 
   close_fd (self);
   g_clear_handle_id (&self->take_back_source, g_source_remove);
+  g_clear_error (&self->take_back_error);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);

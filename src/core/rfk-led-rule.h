@@ -70,8 +70,9 @@ void rfk_led_controller_set_platform_switch_func (RfkLedController *self,
  * its fd: the kernel's rule applies, and the other user's applet may take
  * it) and keeps the user's rule; when session is active again it takes the
  * indicator again, retrying for RFK_LED_TAKE_BACK_MS while the other
- * applet, told of the switch at the same time, still holds it.  NULL:
- * always active (the default). */
+ * applet, told of the switch at the same time, still holds it (or the
+ * device does not open yet); after that, get_error() says why it is not
+ * ours.  NULL: always active (the default). */
 #define RFK_LED_TAKE_BACK_MS 5000
 void rfk_led_controller_set_login_session (RfkLedController *self,
                                            RfkLoginSession *session);

@@ -328,9 +328,9 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
   /* What we wrote ourselves is no one else's sweep. */
   if (soft_before != device->soft && !ours)
     {
-      self->others_in_batch = TRUE;
       gint64 now = g_get_monotonic_time ();
 
+      self->others_in_batch = TRUE;
       /* One batch is never split into two sweeps. */
       if (!self->sweep_in_batch
           && now - self->sweep_last_change
@@ -478,7 +478,6 @@ void
 rfk_manager_airplane_batch_end (RfkManager *self)
 {
   gboolean ended = self->ended_in_batch, entered = self->entered_in_batch;
-
   gboolean swept = self->sweep_in_batch;
 
   self->ended_in_batch = self->entered_in_batch = FALSE;
@@ -497,8 +496,8 @@ rfk_manager_airplane_batch_end (RfkManager *self)
           /* The deferred decision covers what the settle would do. */
           g_clear_handle_id (&self->ended_settle_source, g_source_remove);
           if (self->flap_source == 0)
-            self->flap_source = g_timeout_add (self->timing.flap_quiet_ms, flap_settled,
-                                               self);
+            self->flap_source = g_timeout_add (self->timing.flap_quiet_ms,
+                                               flap_settled, self);
         }
       else if ((ended || settling) && !self->airplane_mode)
         {

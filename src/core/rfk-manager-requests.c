@@ -89,11 +89,19 @@ rfk_request_finish (Request *request, GError *error)
    * list is spent all the same. */
   if (kind == REQUEST_AIRPLANE_OFF && (error == NULL || request->refused))
     {
+      const char *stay_off = _("Radios stay off: a hardware switch blocks "
+                               "them");
+
       rfk_manager_airplane_finished (self, kind);
       if (rfk_manager_compute_airplane_mode (self, NULL))
-        error = g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
-                             _("Radios stay off: a hardware switch blocks "
-                               "them"));
+        {
+          /* A refusal keeps its message and code, after the switch. */
+          if (error != NULL)
+            g_prefix_error (&error, "%s; ", stay_off);
+          else
+            error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY,
+                                         stay_off);
+        }
     }
 
   if (request->task != NULL)
@@ -417,8 +425,6 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
   return request_is_live (self, request);
 }
 
-/* Call after the last want: finishes at once if nothing was written,
- * otherwise starts the confirmation timeout. */
 /* Writes of a request that was superseded as a whole (an airplane
  * request by the next) may still land, and nobody waits for them any
  * more: the airplane request now sent waits for them too, so that a
@@ -440,6 +446,8 @@ request_adopt_orphans (Request *request)
       }
 }
 
+/* Call after the last want: finishes at once if nothing was written,
+ * otherwise starts the confirmation timeout. */
 void
 rfk_request_commit (Request *request)
 {

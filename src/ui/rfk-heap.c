@@ -17,8 +17,10 @@
  * blocks: RSS grew 680 KiB over 40 cycles.  Once removals have been quiet
  * for a second, malloc_trim() returns the free pages of every arena (the
  * same 40 cycles: -352 KiB).  It is one pass over a few MiB, and runs only
- * after a removal, or after the icon theme's index was read and dropped
- * (rfk-icon-theme.c): an idle applet never wakes for it.
+ * after a radio's menu item was removed (rfk-menu.c): an idle applet never
+ * wakes for it.  The icons need no trim: the applet looks up no icon
+ * theme, it publishes its own icons' names, installed in hicolor, and
+ * their directory as IconThemePath (rfk-icon-theme.c).
  *
  * A fixed 32 KiB mmap threshold was tried twice: from the start it cost
  * some 3 ms of startup (which makes many big short-lived allocations);

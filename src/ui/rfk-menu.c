@@ -355,12 +355,12 @@ sync_radio_item (RfkMenu *self, GtkWidget *item, const RfkDevice *device,
     {
       g_autofree char *plain = g_steal_pointer (&text);
 
-      text = g_strdup_printf (device->refused_soft
-                                /* TRANSLATORS: "Wi-Fi (acme-slider) — did
-                                 * not turn off" */
-                                ? _("%s — did not turn off")
-                                : _("%s — did not turn on"),
-                              plain);
+      if (device->refused_soft)
+        /* TRANSLATORS: "Wi-Fi (acme-slider) — did not turn off" */
+        text = g_strdup_printf (_("%s — did not turn off"), plain);
+      else
+        /* TRANSLATORS: "Wi-Fi (acme-slider) — did not turn on" */
+        text = g_strdup_printf (_("%s — did not turn on"), plain);
     }
   label = text_as_label (text);
 

@@ -4,6 +4,7 @@
  * the controller's synchronous ACQUIRE gets its answer).
  */
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "rfk-led-rule.h"
@@ -529,6 +530,28 @@ applet_in_session (SessionFixture *sf, RfkLedRule rule)
   return led;
 }
 
+/* The other user's session comes to the front: ours goes to the
+ * background. */
+static void
+switch_away (SessionFixture *sf, RfkLedController *ours)
+{
+  logind_set_active (sf, FALSE);
+  g_assert_true (test_wait_for (in_background, ours, 3000));
+}
+
+/* The other user's applet: a second controller on the same fake kernel,
+ * with rule in force. */
+static RfkLedController *
+their_applet (SessionFixture *sf, RfkLedRule rule)
+{
+  RfkLedController *led = rfk_led_controller_new (sf->lf.manager);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (choose (led, rule, &error));
+  g_assert_no_error (error);
+  return led;
+}
+
 static void
 test_switching_away_hands_the_led_over (SessionFixture *sf,
                                         gconstpointer data)
@@ -536,14 +559,12 @@ test_switching_away_hands_the_led_over (SessionFixture *sf,
   g_autoptr (RfkLedController) ours = applet_in_session (sf,
                                                          RFK_LED_RULE_NEVER);
   g_autoptr (RfkLedController) theirs = NULL;
-  g_autoptr (GError) error = NULL;
 
   g_assert_true (indicator_is (&sf->lf, "dark owned"));
 
   /* The other user comes to the front: we let go, and the kernel's own
    * rule is back until their applet takes the LED. */
-  logind_set_active (sf, FALSE);
-  g_assert_true (test_wait_for (in_background, ours, 3000));
+  switch_away (sf, ours);
   g_assert_true (indicator_is (&sf->lf, "dark kernel"));
   g_assert_cmpint (rfk_led_controller_get_status (ours), ==,
                    RFK_AIRPLANE_LIGHT_UNKNOWN);
@@ -551,9 +572,7 @@ test_switching_away_hands_the_led_over (SessionFixture *sf,
   g_assert_cmpint (rfk_led_controller_get_rule (ours), ==, RFK_LED_RULE_NEVER);
 
   /* Their applet gets it (before: EACCES, our fd still held it). */
-  theirs = rfk_led_controller_new (sf->lf.manager);
-  g_assert_true (choose (theirs, RFK_LED_RULE_WLAN_BLOCKED, &error));
-  g_assert_no_error (error);
+  theirs = their_applet (sf, RFK_LED_RULE_WLAN_BLOCKED);
   soft (&sf->lf, 0, TRUE);
   soft (&sf->lf, 1, TRUE);
   g_assert_true (indicator_is (&sf->lf, "lit owned"));
@@ -577,13 +596,10 @@ test_coming_back_waits_for_the_other_applet (SessionFixture *sf,
   g_autoptr (RfkLedController) ours = applet_in_session (sf,
                                                          RFK_LED_RULE_NEVER);
   g_autoptr (RfkLedController) theirs = NULL;
-  g_autoptr (GError) error = NULL;
 
   sf->by_invalidation = TRUE;  /* logind may also just invalidate it */
-  logind_set_active (sf, FALSE);
-  g_assert_true (test_wait_for (in_background, ours, 3000));
-  theirs = rfk_led_controller_new (sf->lf.manager);
-  g_assert_true (choose (theirs, RFK_LED_RULE_WLAN_BLOCKED, &error));
+  switch_away (sf, ours);
+  theirs = their_applet (sf, RFK_LED_RULE_WLAN_BLOCKED);
 
   logind_set_active (sf, TRUE);
   g_assert_true (test_wait_for (in_front, ours, 3000));
@@ -606,8 +622,7 @@ test_rule_chosen_in_the_background_waits (SessionFixture *sf,
                                                          RFK_LED_RULE_NEVER);
   g_autoptr (GError) error = NULL;
 
-  logind_set_active (sf, FALSE);
-  g_assert_true (test_wait_for (in_background, ours, 3000));
+  switch_away (sf, ours);
   /* Not taken now: the LED belongs to the session in front. */
   g_assert_true (rfk_led_controller_set_rule (ours, RFK_LED_RULE_AIRPLANE_MODE,
                                               &error));
@@ -622,6 +637,35 @@ test_rule_chosen_in_the_background_waits (SessionFixture *sf,
   g_assert_cmpint (rfk_led_controller_get_rule (ours), ==,
                    RFK_LED_RULE_AIRPLANE_MODE);
   g_assert_true (indicator_is (&sf->lf, "lit owned"));
+}
+
+/* Back in front, but the device does not even open for us (logind has
+ * not given this session /dev/rfkill again): once the time to take the
+ * light back is up, the controller says why the rule is not in force,
+ * rather than showing it chosen with the kernel's rule lighting the LED. */
+static void
+test_take_back_that_cannot_open_says_why (SessionFixture *sf,
+                                          gconstpointer data)
+{
+  g_autoptr (RfkLedController) ours = applet_in_session (sf,
+                                                         RFK_LED_RULE_NEVER);
+  g_autofree char *away = g_strconcat (sf->lf.f.socket_path, ".away", NULL);
+  const GError *error;
+
+  switch_away (sf, ours);
+  g_assert_no_errno (g_rename (sf->lf.f.socket_path, away));
+  logind_set_active (sf, TRUE);
+  g_assert_true (test_wait_for (in_front, ours, 3000));
+  test_settle (RFK_LED_TAKE_BACK_MS + 500);
+  g_assert_no_errno (g_rename (away, sf->lf.f.socket_path));
+
+  g_assert_cmpint (rfk_led_controller_get_status (ours), !=,
+                   RFK_AIRPLANE_LIGHT_OWNED);
+  g_assert_true (indicator_is (&sf->lf, "dark kernel"));
+  error = rfk_led_controller_get_error (ours);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, sf->lf.f.socket_path));
+  g_assert_cmpint (rfk_led_controller_get_rule (ours), ==, RFK_LED_RULE_NEVER);
 }
 
 /* No logind (or no session): nothing ever takes the LED away. */
@@ -671,6 +715,8 @@ main (int argc, char **argv)
        test_coming_back_waits_for_the_other_applet, NULL);
   ADD ("rule-chosen-in-the-background-waits",
        test_rule_chosen_in_the_background_waits, NULL);
+  ADD ("take-back-that-cannot-open-says-why",
+       test_take_back_that_cannot_open_says_why, NULL);
   ADD ("without-logind-the-led-stays", test_without_logind_the_led_stays,
        "no logind");
 #undef ADD

@@ -330,7 +330,9 @@ watch_wire (GDBusConnection *connection, GDBusMessage *message,
 static char *
 take_wire (NmFixture *nf)
 {
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&nf->wire_lock);
+  /* Held until the return, for its scope alone. */
+  g_autoptr (GMutexLocker) locker G_GNUC_UNUSED =
+    g_mutex_locker_new (&nf->wire_lock);
 
   return take_joined (nf->wire);
 }
@@ -371,7 +373,8 @@ static void
 test_airplane_mode_switches_nm_wifi_off_and_on (NmFixture *nf,
                                                 gconstpointer data)
 {
-  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  /* Kept for its scope: it follows the manager until the test ends. */
+  g_autoptr (RfkNmRadios) nm G_GNUC_UNUSED = start_laptop (nf);
   g_autofree char *on = NULL;
   g_autofree char *off = NULL;
 
@@ -402,7 +405,8 @@ static void
 test_wifi_on_in_nm_only_when_every_card_is_on (NmFixture *nf,
                                                gconstpointer data)
 {
-  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  /* Kept for its scope: it follows the manager until the test ends. */
+  g_autoptr (RfkNmRadios) nm G_GNUC_UNUSED = start_laptop (nf);
   g_autofree char *sets = NULL;
   g_autofree char *later = NULL;
 
@@ -463,7 +467,8 @@ test_flush_decides_at_once (NmFixture *nf, gconstpointer data)
 static void
 test_types_not_counted_are_left_alone (NmFixture *nf, gconstpointer data)
 {
-  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  /* Kept for its scope: it follows the manager until the test ends. */
+  g_autoptr (RfkNmRadios) nm G_GNUC_UNUSED = start_laptop (nf);
 
   rfk_manager_set_airplane_types (nf->f.manager, 1u << BT);
   airplane (&nf->f, TRUE);

@@ -27,11 +27,12 @@ static void
 set_property (Fixture *f, const char *name, gboolean value)
 {
   RfkDBusModel model = { .manager = f->manager };
+  /* Owned, as GDBus hands it to the property setter. */
+  g_autoptr (GVariant) variant = g_variant_ref_sink (
+    g_variant_new_boolean (value));
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (rfk_dbus_property_set (&model, name,
-                                        g_variant_new_boolean (value),
-                                        &error));
+  g_assert_true (rfk_dbus_property_set (&model, name, variant, &error));
   g_assert_no_error (error);
 }
 
@@ -145,6 +146,36 @@ test_refusing_radio_is_named_and_left_out (Fixture *f, gconstpointer data)
   g_assert_false (rfk_manager_lookup (f->manager, slider)->refused);
 }
 
+/* Airplane off while a switch holds the Wi-Fi card and the other radio
+ * refuses to turn on: the answer names both reasons, the refusal is not
+ * dropped for the switch. */
+static void
+test_refusal_and_switch_are_both_told (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  guint32 card, slider;
+
+  card = fake_rfkill_add (f->fake, WLAN, "phy0");
+  slider = fake_rfkill_add (f->fake, WLAN, "acme-slider");
+  fixture_listen (f);
+  f->manager = fixture_start_manager (f);
+  rfk_manager_set_confirm_timeout (f->manager, 300);
+  g_assert_true (test_set_airplane (f->manager, TRUE, &error));
+  g_assert_no_error (error);
+
+  fake_rfkill_set_refuses_soft (f->fake, slider, TRUE);
+  fake_rfkill_set_hard (f->fake, card, TRUE, RFK_HARD_BLOCK_SIGNAL);
+  test_settle (50);
+  g_assert_false (test_set_airplane (f->manager, FALSE, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message,
+                            "acme-slider (Wi-Fi) did not turn on"));
+  g_assert_nonnull (strstr (error->message, "a hardware switch blocks"));
+  g_assert_true (rfk_manager_lookup (f->manager, slider)->refused);
+  /* The list is spent all the same. */
+  g_assert_false (test_store_is_active ());
+}
+
 int
 main (int argc, char **argv)
 {
@@ -158,6 +189,8 @@ main (int argc, char **argv)
        test_airplane_off_then_bluetooth_on_at_once);
   ADD ("refusing-radio-is-named-and-left-out",
        test_refusing_radio_is_named_and_left_out);
+  ADD ("refusal-and-switch-are-both-told",
+       test_refusal_and_switch_are_both_told);
 #undef ADD
   return g_test_run ();
 }

@@ -328,6 +328,9 @@ step_request (Run *run)
       {
         guint8 type = types[g_rand_int_range (run->rand, 0, 2)];
         RfkDBusModel model = { .manager = mgr };
+        /* Owned, as GDBus hands it to the property setter. */
+        g_autoptr (GVariant) value = g_variant_ref_sink (
+          g_variant_new_boolean (b));
         g_autoptr (GError) error = NULL;
 
         g_string_append_printf (run->steps, "%sAirplaneMode %d\n",
@@ -336,8 +339,7 @@ step_request (Run *run)
         if (type == RFK_TYPE_BLUETOOTH)
           g_assert_true (rfk_dbus_property_set (&model,
                                                 "BluetoothAirplaneMode",
-                                                g_variant_new_boolean (b),
-                                                &error));
+                                                value, &error));
         else
           rfk_manager_set_type_blocked_async (mgr, type, b, NULL, NULL,
                                               NULL);

@@ -5,6 +5,7 @@
 #include <gio/gunixsocketaddress.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "rfk-airplane-store.h"
 #include "rfk-device.h"
@@ -294,12 +295,23 @@ test_store_is_active (void)
   return store->active;
 }
 
+/* A failing test aborts without its teardown: the fake must not outlive
+ * it, holding the test runner's stderr open (meson would wait for the
+ * timeout instead of reporting the failure). */
+static void
+die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
 FakeProcess *
 fake_process_start (Fixture *f, const char *radios,
                     const char *const *extra_args)
 {
   const char *program = g_getenv ("FAKE_RFKILL");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr (GError) error = NULL;
   g_autoptr (GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
@@ -322,8 +334,10 @@ fake_process_start (Fixture *f, const char *radios,
     g_ptr_array_add (argv, (char *) extra_args[i]);
   g_ptr_array_add (argv, NULL);
 
-  fp->process = g_subprocess_newv ((const char *const *) argv->pdata,
-                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL,
+                                         NULL);
+  fp->process = g_subprocess_launcher_spawnv (
+    launcher, (const char *const *) argv->pdata, &error);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fp->process));
   line = g_data_input_stream_read_line (out, NULL, NULL, &error);

@@ -15,6 +15,9 @@ ok() {
 # check DESC CMD...: one TAP line for CMD's exit status
 check() { d=$1; shift; "$@"; ok $? "$d"; }
 eq() { [ "$1" = "$2" ] || { echo "# got '$1', want '$2'"; return 1; }; }
+# reads FILE WANT: FILE holds WANT; a command that reads FILE each time it
+# runs, for wait_for (wait_for eq "$(cat FILE)" would read it only once)
+reads() { eq "$(cat "$1")" "$2"; }
 # wait_for CMD...: CMD succeeds within 5 s (deferred work, TCG is slow)
 wait_for() {
 	i=0
@@ -146,17 +149,17 @@ check "sysfs soft=0 calls set_block(0)" eq "$(cat $D/blocked)" "0 0 0"
 # LED triggers, if the VM has an LED to attach
 if [ -n "$LED" ]; then
 	echo rfkill-any >"$LED/trigger"
-	check "rfkill-any: on while the radio is unblocked" wait_for eq "$(cat "$LED/brightness")" 1
+	check "rfkill-any: on while the radio is unblocked" wait_for reads "$LED/brightness" 1
 	echo 1 >$D/sw
 	check "rfkill-any: off after a driver soft block (deferred work)" \
-		wait_for sh -c "[ \$(cat $LED/brightness) = 0 ]"
+		wait_for reads "$LED/brightness" 0
 	echo rfkill-none >"$LED/trigger"
 	check "rfkill-none: on while nothing is unblocked" eq "$(cat "$LED/brightness")" 1
 	echo rfkill-airplane-mode >"$LED/trigger"
 	check "rfkill-airplane-mode: on, the only radio is blocked" eq "$(cat "$LED/brightness")" 1
 	echo 0 >$D/sw
 	check "rfkill-airplane-mode: off after the driver unblocks it" \
-		wait_for sh -c "[ \$(cat $LED/brightness) = 0 ]"
+		wait_for reads "$LED/brightness" 0
 	t=$(basename "$S")
 	echo "$t" >"$LED/trigger"
 	check "per-device trigger $t: on while unblocked" eq "$(cat "$LED/brightness")" 1
