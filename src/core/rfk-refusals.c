@@ -4,6 +4,7 @@
 #include "rfk-refusals.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #define GROUP "refused"
@@ -21,14 +22,50 @@ rfk_refusals_dup_path (void)
                            "rfkill-applet", "refused-radios.ini", NULL);
 }
 
+/* A file we cannot parse is moved aside (PATH.corrupt-STAMP, as the
+ * restore list's is) before a new one is written over it, so what the
+ * user may want to look at is kept; FALSE if it could not be moved. */
+static gboolean
+keep_corrupt (const char *path, const GError *why)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
+  g_autofree char *copy = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+
+  if (g_rename (path, copy) < 0)
+    {
+      g_warning (_("The list of radios that refused a change, %s, is "
+                   "corrupt (%s) and cannot be moved aside: %s"),
+                 path, why->message, g_strerror (errno));
+      return FALSE;
+    }
+  g_warning (_("The list of radios that refused a change, %s, was corrupt "
+               "(%s); it is kept as %s and a new list is started."),
+             path, why->message, copy);
+  return TRUE;
+}
+
+/* The file's contents, or an empty file when there is none.  Unreadable
+ * or corrupt, it is said why and nothing counts as refused: the cost is
+ * one more wait for the timeout.  NULL when the file is there but must
+ * not be written over (unreadable, or corrupt and not moved aside). */
 static GKeyFile *
 load (const char *path)
 {
-  GKeyFile *file = g_key_file_new ();
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
 
-  /* Missing or unreadable: nothing refused (we wait once more). */
-  g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL);
-  return file;
+  if (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error)
+      || g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return g_steal_pointer (&file);
+  /* Only a file we read and could not parse is corrupt: GKeyFile reports
+   * something else in its place (a directory) as a parse error too. */
+  if (error->domain == G_KEY_FILE_ERROR
+      && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return keep_corrupt (path, error) ? g_key_file_new () : NULL;
+  g_warning (_("Cannot read the list of radios that refused a change: %s"),
+             error->message);
+  return NULL;
 }
 
 gboolean
@@ -42,6 +79,8 @@ rfk_refusals_lookup (const char *key, gboolean soft_stayed)
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return FALSE;
   file = load (path);
+  if (file == NULL)
+    return FALSE;
   value = g_key_file_get_string (file, GROUP, escaped, NULL);
   return g_strcmp0 (value, soft_stayed ? "blocked" : "unblocked") == 0;
 }
@@ -58,6 +97,8 @@ rfk_refusals_set (const char *key, gboolean refused, gboolean soft_stayed)
   if (!refused && !g_file_test (path, G_FILE_TEST_EXISTS))
     return;
   file = load (path);
+  if (file == NULL)
+    return;
   if (refused)
     g_key_file_set_string (file, GROUP, escaped,
                            soft_stayed ? "blocked" : "unblocked");
