@@ -7,8 +7,8 @@
 #
 # "image" copies the base tree to OUT-DIR/root, installs the given .debs
 # with apt inside it (so rfkill-airplane-dkms's DKMS hook builds the modules
-# for the image's kernel, as on a user's machine), adds the test user, the
-# autologin session and the test units from GUEST-DIR, and writes
+# for the image's kernel, as on a user's machine), adds the two test users,
+# their autologin sessions and the test units from GUEST-DIR, and writes
 # OUT-DIR/rootfs.ext4 with mke2fs -d plus OUT-DIR/vmlinuz and
 # OUT-DIR/initrd.img (the image's own kernel and initramfs).  Nothing is
 # mounted on the host: apt and DKMS run in a private mount namespace
@@ -86,17 +86,25 @@ image() {
   in_root "$root" apt-get clean
   rm -rf "$root/var/tmp/debs" "$root"/var/lib/apt/lists/*_Packages
 
-  # The seat user with its autologin session on tty1.
+  # The seat user with its autologin session on tty1, and a second one on
+  # tty2 for fast user switching (logged in when the test switches VT).
   in_root "$root" useradd --create-home --uid 1000 --shell /bin/bash \
     --comment "Test user" rfk >&2
+  in_root "$root" useradd --create-home --uid 1001 --shell /bin/bash \
+    --comment "Second test user" rfk2 >&2
   install -D -m 0644 "$guest/autologin.conf" \
     "$root/etc/systemd/system/getty@tty1.service.d/autologin.conf"
+  install -D -m 0644 "$guest/autologin-tty2.conf" \
+    "$root/etc/systemd/system/getty@tty2.service.d/autologin.conf"
   install -D -m 0755 "$guest/session.sh" "$root/usr/local/lib/rfk-system/session.sh"
+  install -m 0755 "$guest/second-session.sh" "$root/usr/local/lib/rfk-system/"
   install -m 0644 "$guest/bash_profile" "$root/home/rfk/.bash_profile"
+  install -m 0644 "$guest/bash_profile" "$root/home/rfk2/.bash_profile"
   local xfconf=$root/home/rfk/.config/xfce4/xfconf/xfce-perchannel-xml
   install -D -m 0644 "$panel" "$xfconf/xfce4-panel.xml"
   install -m 0644 "$guest/xfce4-session.xml" "$xfconf/xfce4-session.xml"
   in_root "$root" chown -R rfk:rfk /home/rfk
+  in_root "$root" chown -R rfk2:rfk2 /home/rfk2
 
   # Radios, the test runner and its unit.
   install -m 0644 "$guest/radios-modules.conf" "$root/etc/modules-load.d/rfk-radios.conf"

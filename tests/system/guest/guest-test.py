@@ -8,7 +8,9 @@ Three boots, one qemu process (the guest reboots itself):
      and modprobe, NetworkManager, the logind seat session with its uaccess
      ACL, the applet from XDG autostart in xfce4-panel's tray on the real
      /dev/rfkill, the LED rule picked with gsettings, a screenshot of the
-     open menu; airplane mode on, then reboot;
+     open menu; fast user switching: a second user logs in on tty2 and
+     `loginctl activate` moves between the two sessions, the LED follows
+     the rule of the user in front; airplane mode on, then reboot;
   2. airplane mode survived the reboot (systemd-rfkill), then the other
      airplane scenarios; `apt-get remove rfkill-airplane-dkms`, reboot;
   3. the in-tree rfkill.ko is back and Wi-Fi works; power off.
@@ -33,6 +35,8 @@ import shutil
 STATE = '/var/lib/rfk-system'
 TAP_DEV = '/dev/ttyS1'
 USER, UID = 'rfk', 1000
+USER2, UID2 = 'rfk2', 1001     # the second seat user (fast user switching)
+UIDS = {USER: UID, USER2: UID2}
 SCHEMA = 'io.github.rfkill_applet.RfkillApplet'
 LED = '/sys/class/leds/asus-wireless::airplane_mode'
 DEBUGCON_PORT = 0x440
@@ -67,11 +71,15 @@ def ok(cond, what):
 
 
 def sh(cmd, user=False, check=False, timeout=120, quiet=False):
+    """Runs cmd; as USER in its session with user=True, or as the user
+    named by user."""
     if user:
-        cmd = ['runuser', '-u', USER, '--', 'env',
-               f'XDG_RUNTIME_DIR=/run/user/{UID}',
-               f'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{UID}/bus',
-               'DISPLAY=:0', 'HOME=/home/' + USER] + cmd
+        name = USER if user is True else user
+        uid = UIDS[name]
+        cmd = ['runuser', '-u', name, '--', 'env',
+               f'XDG_RUNTIME_DIR=/run/user/{uid}',
+               f'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{uid}/bus',
+               'DISPLAY=:0', 'HOME=/home/' + name] + cmd
     r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                        text=True, timeout=timeout)
     if r.returncode != 0 and not quiet:
@@ -145,8 +153,8 @@ def soft_states():
 
 # ---- the session and the applet ----------------------------------------
 
-def applet_pid():
-    r = subprocess.run(['pgrep', '-u', USER, '-x', 'rfkill-applet'],
+def applet_pid(user=USER):
+    r = subprocess.run(['pgrep', '-u', user, '-x', 'rfkill-applet'],
                        capture_output=True, text=True)
     pids = r.stdout.split()
     return int(pids[0]) if len(pids) == 1 else None
@@ -542,6 +550,7 @@ def boot1():
     # The user logs out and in again: the session starts the applet anew
     # (the LED checks killed it), and `--airplane` below asks it.
     section(relogin)
+    section(fast_user_switching)
 
     # Airplane scenario 1, part 1: hwsim1 off before; airplane on; reboot.
     sh(['rfkill', 'unblock', 'all'])
@@ -582,6 +591,135 @@ def relogin():
     wait_for(lambda: applet_pid() is None and applet_pid() != old, 30)
     item, t = wait_tray(300)
     ok(item is not None, f'logged in again: the session started the applet, in the tray ({item})')
+
+
+# ---- fast user switching: the LED belongs to the session in front -------
+
+APPLET_BUS = ['--dest', 'io.github.rfkill_applet.RfkillApplet',
+              '--object-path', '/io/github/rfkill_applet/RfkillApplet']
+# The rules of the two users, and what each lights with Wi-Fi off and
+# Bluetooth on (S1) and with every radio off (S2).  The kernel's own rule
+# lights it in S2 only, so the two readings tell the three owners apart.
+RULE = {USER: 'wlan-blocked', USER2: 'never'}
+LIT = {'wlan-blocked': ('1', '1'), 'never': ('0', '0'), 'kernel': ('0', '1')}
+
+
+def led_status(user):
+    """(LedStatus, LedError) of user's applet over its session bus."""
+    out = []
+    for prop in ('LedStatus', 'LedError'):
+        r = sh(['gdbus', 'call', '--session'] + APPLET_BUS +
+               ['--method', 'org.freedesktop.DBus.Properties.Get',
+                'io.github.rfkill_applet.RfkillApplet', prop], user=user, quiet=True)
+        m = re.search(r"<'(.*)'>", r.stdout)
+        out.append(m.group(1) if m else None)
+    return tuple(out)
+
+
+def seat_sessions():
+    """{user: (session id, Active, VTNr)} of the seat0 sessions."""
+    out = {}
+    for line in sh(['loginctl', 'list-sessions', '--no-legend']).stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[2] in UIDS:
+            p = dict(l.split('=', 1) for l in sh(
+                ['loginctl', 'show-session', f[0], '-p', 'Seat', '-p', 'Active',
+                 '-p', 'VTNr', '-p', 'State']).stdout.splitlines() if '=' in l)
+            if p.get('Seat') == 'seat0' and p.get('State') != 'closing':
+                out[f[2]] = (f[0], p.get('Active'), p.get('VTNr'))
+    return out
+
+
+def rfkill_acl_users():
+    acl = sh(['getfacl', '-p', '/dev/rfkill']).stdout
+    return sorted(set(re.findall(r'^user:([^:]+):rw', acl, re.M)))
+
+
+def set_radios(state):
+    """S1: Wi-Fi off, Bluetooth on; S2: every radio off."""
+    sh(['rfkill', 'block', 'all' if state == 'S2' else 'wlan'])
+    if state == 'S1':
+        sh(['rfkill', 'unblock', 'bluetooth'])
+
+
+def in_front(front, step):
+    """Checks that front's session and applet have the LED, the other's not."""
+    back = USER2 if front == USER else USER
+    want = {front: 'owned', back: 'kernel'}
+    ss = wait_for(lambda: (lambda s: s if s.get(front, (0, ''))[1] == 'yes' and
+                           s.get(back, (0, ''))[1] == 'no' else None)(seat_sessions()), 20)
+    ok(ss is not None, f'{step}: logind: {front} active, {back} not ({seat_sessions()})')
+    acl = wait_for(lambda: rfkill_acl_users() == [front] and [front], 20)
+    ok(bool(acl), f'{step}: /dev/rfkill ACL (uaccess) is {front}\'s only ({rfkill_acl_users()})')
+    st = wait_for(lambda: (lambda a, b: (a, b) if a[0] == 'owned' and b[0] == 'kernel'
+                           else None)(led_status(front), led_status(back)), 20)
+    now = {u: led_status(u) for u in (front, back)}
+    ok(st is not None and now[front][1] == '',
+       f'{step}: LedStatus {want} (seen {now})')
+    seen = []
+    for i, state in enumerate(('S1', 'S2')):
+        set_radios(state)
+        want_v = LIT[RULE[front]][i]
+        wait_for(lambda: (led_value() != '0') == (want_v == '1'), 10)
+        seen.append(f'{state} {led_value()}')
+        name = f'switch-{step.split()[0]}-{front}-{state}'
+        marker(name)
+        emit(f'# led-expect {name} {want_v}')
+    lit = [LIT[RULE[front]][i] for i in range(2)]
+    got = ['0' if s.split()[1] == '0' else '1' for s in seen]
+    ok(got == lit, f'{step}: LED follows {front}\'s rule {RULE[front]} '
+       f'(want {"".join(lit)} in S1 S2, seen {", ".join(seen)}; kernel rule: 01)')
+
+
+def switch_vt(n):
+    """What Ctrl+Alt+Fn does (chvt(1); the image has no kbd package)."""
+    VT_ACTIVATE, VT_WAITACTIVE = 0x5606, 0x5607
+    fd = os.open('/dev/tty0', os.O_RDWR | os.O_NOCTTY)
+    try:
+        fcntl.ioctl(fd, VT_ACTIVATE, n)
+        fcntl.ioctl(fd, VT_WAITACTIVE, n)
+    finally:
+        os.close(fd)
+
+
+def fast_user_switching():
+    """Two users on seat0: rfk on tty1, rfk2 logs in on tty2 (chvt 2, as
+    Ctrl+Alt+F2); `loginctl activate` moves between them.  The applet of
+    the session in front owns the LED; the other lets go when logind says
+    its session is no longer active."""
+    sh(['rfkill', 'unblock', 'all'])
+    # rfk2 chose its rule in an earlier session (its own bus, dconf)
+    r = sh(['runuser', '-u', USER2, '--', 'env', f'HOME=/home/{USER2}',
+            'dbus-run-session', '--', 'gsettings', 'set', SCHEMA, 'led-rule', RULE[USER2]])
+    ok(r.returncode == 0 and wait_for(lambda: led_status(USER)[0] == 'owned', 20),
+       f'{USER2}: led-rule {RULE[USER2]}; {USER}\'s applet owns the LED '
+       f'with {RULE[USER]} ({led_status(USER)})')
+    t0 = time.monotonic()
+    switch_vt(2)
+    sh(['systemctl', 'start', 'getty@tty2.service'])
+    # up: on its bus, its first answer about the LED in
+    pid = wait_for(lambda: applet_pid(USER2) and led_status(USER2)[0] not in (None, 'pending')
+                   and applet_pid(USER2), 240, 0.5)
+    diag(f'{USER2} logged in on tty2, its applet up after '
+         f'{time.monotonic() - t0:.1f} s (pid {pid}, LED {led_status(USER2)})')
+    ok(pid is not None, f'{USER2} logged in on tty2: its applet runs (pid {pid})')
+    in_front(USER2, '1 chvt 2')
+    sids = {u: v[0] for u, v in seat_sessions().items()}
+    diag(f'seat0 sessions: {seat_sessions()}')
+    sh(['loginctl', 'activate', sids.get(USER, '?')])
+    in_front(USER, f'2 loginctl activate {sids.get(USER)}')
+    sh(['loginctl', 'activate', sids.get(USER2, '?')])
+    in_front(USER2, f'3 loginctl activate {sids.get(USER2)}')
+    sh(['loginctl', 'activate', sids.get(USER, '?')])
+    in_front(USER, f'4 loginctl activate {sids.get(USER)}')
+    log = sh(['cat', f'/home/{USER2}/session.log']).stdout
+    retries = log.count('not taken back yet')
+    diag(f'{USER2}\'s applet retried taking the LED back {retries} times '
+         f'(EACCES until {USER}\'s applet let go)')
+    # the getty first: it would log rfk2 in again
+    sh(['systemctl', 'stop', 'getty@tty2.service'])
+    sh(['loginctl', 'terminate-user', USER2])
+    sh(['rfkill', 'unblock', 'all'])
 
 
 def rfkill_index(n):
