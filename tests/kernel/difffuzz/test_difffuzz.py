@@ -14,7 +14,7 @@ the seed that replays it.
                    [--seed S] [--count N] [--steps M] [--timeout S]
 
 RFKILL_DIFFFUZZ_SEED, RFKILL_DIFFFUZZ_COUNT and RFKILL_DIFFFUZZ_STEPS
-override --seed, --count and --steps (see tests/kernel/README.md).  The
+override --seed, --count and --steps (the top-level README shows how).  The
 seed defaults to a new one per run, printed first.  Both transcripts and
 the report stay in DIR (stock.txt, ours.txt, report.txt).
 """
