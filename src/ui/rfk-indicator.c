@@ -8,12 +8,24 @@
 #include "rfk-icon-theme.h"
 #include "rfk-indicator.h"
 
-/* Per state: the accessible description; the icons are rfk-icon-theme's. */
+/* Per state: the accessible description; the icons are rfk-icon-theme's.
+ * RFK_ICON_NO_SUPPORT stands for several states of the model, each
+ * described by its own line below. */
 static const char *const descriptions[RFK_ICON_COUNT] = {
   [RFK_ICON_RADIOS_ON] = N_("Radios are on"),
   [RFK_ICON_AIRPLANE_MODE] = N_("Airplane mode is on"),
   [RFK_ICON_HARDWARE_SWITCH] = N_("A hardware switch turned radios off"),
-  [RFK_ICON_NO_SUPPORT] = N_("No radios to switch"),
+  [RFK_ICON_NO_SUPPORT] = NULL,
+};
+
+/* The no-radios icon per manager state: the menu's status line, so a
+ * screen reader hears from the icon what a sighted user reads there. */
+static const char *const no_support_descriptions[] = {
+  [RFK_MANAGER_STATE_STARTING] = N_("Looking for radios…"),
+  [RFK_MANAGER_STATE_READY] = N_("No radios"),
+  [RFK_MANAGER_STATE_NO_DEVICE] = N_("No rfkill support on this system"),
+  [RFK_MANAGER_STATE_NO_PERMISSION] = N_("No permission to switch radios"),
+  [RFK_MANAGER_STATE_FAILED] = N_("Cannot read the radio switches"),
 };
 
 struct _RfkIndicator
@@ -51,10 +63,17 @@ rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 }
 
 const char *
-rfk_indicator_icon_description (RfkIconState state)
+rfk_indicator_icon_description (RfkManager *manager, RfkIconState state)
 {
+  RfkManagerState manager_state = rfk_manager_get_state (manager);
+
   g_return_val_if_fail (state < RFK_ICON_COUNT, NULL);
-  return _(descriptions[state]);
+  if (descriptions[state] != NULL)
+    return _(descriptions[state]);
+  if (manager_state < G_N_ELEMENTS (no_support_descriptions)
+      && no_support_descriptions[manager_state] != NULL)
+    return _(no_support_descriptions[manager_state]);
+  return _("Cannot read the radio switches");
 }
 
 AppIndicatorStatus
@@ -104,7 +123,8 @@ update_icon (RfkIndicator *self)
   RfkIconState state = rfk_indicator_state_for (self->manager,
                                                 rfk_menu_get_names (self->menu));
   const char *name = rfk_icon_name (state);
-  const char *description = rfk_indicator_icon_description (state);
+  const char *description = rfk_indicator_icon_description (self->manager,
+                                                           state);
 
   update_status (self);
   if (g_strcmp0 (name, self->icon_name) == 0

@@ -22,8 +22,10 @@ RfkIconState rfk_indicator_state_for (RfkManager *manager,
 /* Passive (hidden by panels) while there is no radio to switch. */
 AppIndicatorStatus rfk_indicator_status_for (RfkManager *manager);
 
-/* The accessible description of the state's icon, translated. */
-const char *rfk_indicator_icon_description (RfkIconState state);
+/* The accessible description of the state's icon, translated; for the
+ * no-radios icon, why there is nothing to switch (the manager's state). */
+const char *rfk_indicator_icon_description (RfkManager *manager,
+                                            RfkIconState state);
 
 #define RFK_TYPE_INDICATOR (rfk_indicator_get_type ())
 G_DECLARE_FINAL_TYPE (RfkIndicator, rfk_indicator, RFK, INDICATOR, GObject)

@@ -20,6 +20,8 @@ def test(logdir):
         wait_for(lambda: 'No radios' in [e.label for e in item.entries()], 5,
                  'the menu settled on "No radios"')
         check(status(item) == 'Passive', f'no radios: {status(item)}')
+        desc = item.props().get('IconAccessibleDesc')
+        check(desc == 'No radios', f'accessible description: {desc!r}')
 
         fake.add('wlan', 'phy0')
         wait_for(lambda: status(item) == 'Active', 5, 'active with a radio')
