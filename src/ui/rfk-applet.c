@@ -101,6 +101,10 @@ on_activate (GApplication *app, RfkApplet *applet)
   applet->notifier = rfk_notifier_new (app, applet->manager,
                                        rfk_settings_get_gsettings (applet->settings),
                                        rfk_menu_get_names (applet->menu));
+  /* Disconnected when the notifier goes: a request may answer later. */
+  g_signal_connect_object (applet->menu, "action-failed",
+                           G_CALLBACK (rfk_notifier_tell_failure),
+                           applet->notifier, G_CONNECT_SWAPPED);
   applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
   rfk_manager_start (applet->manager);
 

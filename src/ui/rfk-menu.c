@@ -69,6 +69,9 @@ struct _RfkMenu
   GtkWidget *autostart_item;
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
+  guint led_asked;           /* 1 + the rule a click is waiting for, or 0 */
+  GQueue radio_actions;      /* RadioAction: clicks whose answer is due */
+  GQueue airplane_actions;   /* GINT(enabled): the same for airplane mode */
   guint sync_id;             /* pending sync source, 0 if none */
   gint64 last_change_us;     /* monotonic time of the last model change */
   gint64 pending_since_us;   /* when the pending sync was asked for */
@@ -77,13 +80,15 @@ struct _RfkMenu
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
 
-enum { SIGNAL_SYNCED, N_SIGNALS };
+enum { SIGNAL_SYNCED, SIGNAL_ACTION_FAILED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void rfk_menu_queue_sync (RfkMenu *self);
+static void note_request (GtkCheckMenuItem *item, RfkMenu *self);
 
 /* Sets a check item without running its "toggled" handler: the model is
- * the source of truth, and a sync must never write back to the kernel. */
+ * the source of truth, and a sync must never write back to the kernel
+ * (nor note a request that was never made). */
 static void
 set_active_quietly (GtkWidget *item, gboolean active, gpointer handler)
 {
@@ -93,7 +98,11 @@ set_active_quietly (GtkWidget *item, gboolean active, gpointer handler)
     return;
   g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                    handler, NULL);
+  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                   note_request, NULL);
   gtk_check_menu_item_set_active (check, active);
+  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                     note_request, NULL);
   g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                      handler, NULL);
 }
@@ -127,6 +136,31 @@ set_label_if_changed (GtkWidget *item, const char *label)
     gtk_menu_item_set_label (GTK_MENU_ITEM (item), label);
 }
 
+/* A message as an item's label: every "_" shown as it is. */
+static void
+set_text_if_changed (GtkWidget *item, const char *text)
+{
+  g_autofree char *label = text_as_label (text);
+
+  set_label_if_changed (item, label);
+}
+
+/*
+ * An item that says what is wrong ("No permission to switch radios", a
+ * corrupt restore list, the light's trouble).  It is sensitive although
+ * activating it does nothing: GTK's keyboard navigation skips an
+ * insensitive item, and so do screen readers (no focus ever lands on
+ * it) and most tray hosts reading the dbusmenu ("enabled": false is
+ * drawn greyed out and passed over by the arrow keys).  A status there
+ * would be read by nobody who cannot see it.  Its labels go through
+ * set_text_if_changed(): a path has underscores.
+ */
+static GtkWidget *
+new_status_item (void)
+{
+  return gtk_menu_item_new_with_mnemonic ("");
+}
+
 static void
 set_sensitive_if_changed (GtkWidget *item, gboolean sensitive)
 {
@@ -141,16 +175,139 @@ set_visible_if_changed (GtkWidget *item, gboolean visible)
     gtk_widget_set_visible (item, visible);
 }
 
+/*
+ * What a click asked for, kept until its answer comes, so that a failure
+ * is told as "Cannot turn Wi-Fi — Intel AX200 off: <why>".  A request's
+ * callback gets only the menu, so note_request(), connected before each
+ * item's "toggled" handler, notes the request the click is about to make;
+ * the answer is then matched to its note (take_radio_action()).
+ */
+typedef struct
+{
+  guint32 idx;
+  gboolean blocked;   /* what the click asked for */
+  char *label;        /* the radio's name as the menu shows it */
+} RadioAction;
+
+static void
+radio_action_free (RadioAction *action)
+{
+  g_free (action->label);
+  g_free (action);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RadioAction, radio_action_free)
+
+static void
+note_request (GtkCheckMenuItem *item, RfkMenu *self)
+{
+  RfkDevice *device;
+  RadioAction *action;
+
+  /* The same reading of the model as the "toggled" handlers below. */
+  if (GTK_WIDGET (item) == self->airplane_item)
+    {
+      gboolean enabled = !rfk_manager_get_airplane_mode (self->manager);
+
+      g_queue_push_tail (&self->airplane_actions, GINT_TO_POINTER (enabled));
+      return;
+    }
+  device = rfk_manager_lookup (self->manager,
+                               GPOINTER_TO_UINT (g_object_get_data (
+                                 G_OBJECT (item), "rfk-idx")));
+  if (device == NULL)
+    return;  /* no request is made */
+  action = g_new0 (RadioAction, 1);
+  action->idx = device->idx;
+  action->blocked = !device->soft;
+  action->label = rfk_radio_menu_label (device,
+                                        rfk_udev_names_lookup (self->names,
+                                                               device));
+  g_queue_push_tail (&self->radio_actions, action);
+}
+
+/* Whether the answer (error NULL: success) can be the one to this note. */
+static gboolean
+radio_action_fits (RfkMenu *self, GList *link, const GError *error)
+{
+  RadioAction *action = link->data;
+  RfkDevice *device = rfk_manager_lookup (self->manager, action->idx);
+
+  if (error == NULL)
+    return device != NULL && device->soft == action->blocked;
+  /* Superseded: the same radio was clicked again since. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      for (GList *l = link->next; l != NULL; l = l->next)
+        if (((RadioAction *) l->data)->idx == action->idx)
+          return TRUE;
+      return FALSE;
+    }
+  return device == NULL || device->soft != action->blocked
+         || device->refused;
+}
+
+/*
+ * Answers come in the order requests end, not in the order of the
+ * clicks: a radio that refuses answers after 5 s, one clicked after it
+ * at once.  So an answer goes to the oldest note it fits, and to the
+ * oldest note when none does.
+ */
+static RadioAction *
+take_radio_action (RfkMenu *self, const GError *error)
+{
+  for (GList *l = self->radio_actions.head; l != NULL; l = l->next)
+    if (radio_action_fits (self, l, error))
+      {
+        RadioAction *action = l->data;
+
+        g_queue_delete_link (&self->radio_actions, l);
+        return action;
+      }
+  return g_queue_pop_head (&self->radio_actions);
+}
+
+/*
+ * A user's action failed: said once, in the log and to the user (the
+ * applet hands "action-failed" to the notifier).  A message, not a
+ * warning: the program is fine, the radio or the system said no.
+ */
+static void
+report_failure (RfkMenu *self, const char *action, const GError *error)
+{
+  g_message ("%s: %s", action, error->message);
+  g_signal_emit (self, signals[SIGNAL_ACTION_FAILED], 0, action,
+                 error->message);
+}
+
 static void
 on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(RfkMenu) self = user_data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(RadioAction) action = NULL;
+  gboolean done;
 
-  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
+  done = rfk_manager_set_blocked_finish (RFK_MANAGER (source), result,
+                                         &error);
+  action = take_radio_action (self, error);
+  if (!done)
     {
+      /* Superseded by a newer click: nothing went wrong. */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Cannot switch the radio: %s", error->message);
+        {
+          g_autofree char *what = NULL;
+
+          if (action == NULL)
+            what = g_strdup (_("Cannot switch the radio"));
+          else if (action->blocked)
+            /* TRANSLATORS: %s is a radio, "Wi-Fi — Intel AX200 (wlp2s0)" */
+            what = g_strdup_printf (_("Cannot turn %s off"), action->label);
+          else
+            /* TRANSLATORS: %s is a radio, "Wi-Fi — Intel AX200 (wlp2s0)" */
+            what = g_strdup_printf (_("Cannot turn %s on"), action->label);
+          report_failure (self, what, error);
+        }
       /* Show the kernel's state again, not what was clicked. */
       rfk_menu_queue_sync (self);
     }
@@ -178,12 +335,20 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(RfkMenu) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean done;
+  /* Airplane requests end in the order they were made: a newer one
+   * supersedes (ends) the one before. */
+  int enabled = GPOINTER_TO_INT (g_queue_pop_head (&self->airplane_actions));
 
-  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                             &error))
+  done = rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
+                                               &error);
+  if (!done)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Cannot switch airplane mode: %s", error->message);
+        report_failure (self,
+                        enabled ? _("Cannot turn airplane mode on")
+                                : _("Cannot turn airplane mode off"),
+                        error);
       rfk_menu_queue_sync (self);
     }
 }
@@ -198,18 +363,44 @@ on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
   rfk_menu_queue_sync (self);
 }
 
+/* The LED rule's name as the menu shows it. */
+static const char *
+led_rule_label (RfkLedRule rule)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
+    if (led_rules[i].rule == rule)
+      return _(led_rules[i].label);
+  return NULL;
+}
+
+static void
+report_led_failure (RfkMenu *self, RfkLedRule rule, const GError *error)
+{
+  /* TRANSLATORS: %s is a light rule, e.g. "Follow airplane mode" */
+  g_autofree char *what = g_strdup_printf (_("Cannot set the airplane-mode "
+                                             "light to “%s”"),
+                                           led_rule_label (rule));
+
+  report_failure (self, what, error);
+}
+
 static void
 on_led_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   RfkLedRule rule = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item),
                                                          "rfk-rule"));
+  RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   g_autoptr(GError) error = NULL;
 
   /* Radio items toggle twice per click: the old one off, the new one on. */
   if (!gtk_check_menu_item_get_active (item))
     return;
+  self->led_asked = 0;
   if (!rfk_settings_choose_led_rule (self->settings, rule, &error))
-    g_warning ("%s", error->message);
+    report_led_failure (self, rule, error);
+  else if (rfk_led_controller_is_pending (leds))
+    /* The kernel answers later (on_led_changed()). */
+    self->led_asked = rule + 1;
   /* "led-changed" queued a sync that shows the rule really in force. */
 }
 
@@ -246,10 +437,13 @@ static void
 on_autostart_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean enabled = gtk_check_menu_item_get_active (item);
 
-  if (!rfk_autostart_set_enabled (gtk_check_menu_item_get_active (item),
-                                  &error))
-    g_warning ("%s", error->message);
+  if (!rfk_autostart_set_enabled (enabled, &error))
+    report_failure (self,
+                    enabled ? _("Cannot turn “Start at login” on")
+                            : _("Cannot turn “Start at login” off"),
+                    error);
   rfk_menu_queue_sync (self);
 }
 
@@ -274,6 +468,8 @@ new_radio_item (RfkMenu *self, guint32 idx)
   GtkWidget *item = gtk_check_menu_item_new_with_mnemonic ("");
 
   g_object_set_data (G_OBJECT (item), "rfk-idx", GUINT_TO_POINTER (idx));
+  /* Before the request: it reads the model as on_radio_toggled() does. */
+  g_signal_connect (item, "toggled", G_CALLBACK (note_request), self);
   g_signal_connect (item, "toggled", G_CALLBACK (on_radio_toggled), self);
   gtk_widget_show (item);
   return item;
@@ -436,11 +632,11 @@ sync_radios (RfkMenu *self)
 
   /* A restore list we cannot use is said here, not only in the log. */
   airplane_error = rfk_manager_get_airplane_error (self->manager);
-  set_label_if_changed (self->status_item,
-                        airplane_error != NULL && devices != NULL
-                        && devices->len > 0
-                          ? airplane_error->message
-                          : status_text (self->manager));
+  set_text_if_changed (self->status_item,
+                       airplane_error != NULL && devices != NULL
+                       && devices->len > 0
+                         ? airplane_error->message
+                         : status_text (self->manager));
   set_visible_if_changed (self->status_item,
                           devices == NULL || devices->len == 0
                           || airplane_error != NULL);
@@ -503,23 +699,54 @@ sync_airplane_types (RfkMenu *self)
   set_visible_if_changed (self->types_item, present != 0);
 }
 
+/* What keeps the light from following its rule, or NULL. */
+static const char *
+led_trouble (RfkMenu *self)
+{
+  RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
+  RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
+  const char *error = rfk_settings_get_led_error (self->settings);
+
+  if (status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
+    return _("Not supported by this kernel");
+  if (status == RFK_AIRPLANE_LIGHT_BUSY)
+    return _("Controlled by another program");
+  if (error != NULL)
+    return error;
+  if (rfk_led_controller_get_error (leds) != NULL)
+    return rfk_led_controller_get_error (leds)->message;
+  return NULL;
+}
+
+/* The kernel has answered a rule the user chose: told if it failed. */
+static void
+on_led_changed (RfkMenu *self)
+{
+  RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
+  RfkLedRule asked = self->led_asked - 1;
+  const char *trouble;
+  g_autoptr(GError) error = NULL;
+
+  if (self->led_asked == 0 || rfk_led_controller_is_pending (leds))
+    return;
+  self->led_asked = 0;
+  if (rfk_led_controller_get_rule (leds) == asked)
+    return;
+  trouble = led_trouble (self);
+  error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                               trouble != NULL
+                                 ? trouble
+                                 : _("The light stays as it was"));
+  report_led_failure (self, asked, error);
+}
+
 static void
 sync_leds (RfkMenu *self)
 {
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkLedRule in_force = rfk_led_controller_get_rule (leds);
   RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
-  const char *error = rfk_settings_get_led_error (self->settings);
-  const char *reason = NULL;
-
-  if (status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
-    reason = _("Not supported by this kernel");
-  else if (status == RFK_AIRPLANE_LIGHT_BUSY)
-    reason = _("Controlled by another program");
-  else if (error != NULL)
-    reason = error;
-  else if (rfk_led_controller_get_error (leds) != NULL)
-    reason = rfk_led_controller_get_error (leds)->message;
+  const char *reason = led_trouble (self);
 
   for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
     {
@@ -532,7 +759,7 @@ sync_leds (RfkMenu *self)
     }
 
   if (reason != NULL)
-    set_label_if_changed (self->led_status_item, reason);
+    set_text_if_changed (self->led_status_item, reason);
   set_visible_if_changed (self->led_separator, reason != NULL);
   set_visible_if_changed (self->led_status_item, reason != NULL);
 }
@@ -630,8 +857,9 @@ build_led_submenu (RfkMenu *self)
 
   for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
     {
-      GtkWidget *radio = gtk_radio_menu_item_new_with_label (group,
-                                                             _(led_rules[i].label));
+      /* A translation may hold a "_" too: no label is a mnemonic. */
+      g_autofree char *label = text_as_label (_(led_rules[i].label));
+      GtkWidget *radio = gtk_radio_menu_item_new_with_mnemonic (group, label);
 
       group = gtk_radio_menu_item_get_group (GTK_RADIO_MENU_ITEM (radio));
       g_object_set_data (G_OBJECT (radio), "rfk-rule",
@@ -645,8 +873,7 @@ build_led_submenu (RfkMenu *self)
                       G_CALLBACK (on_led_toggled), self);
 
   self->led_separator = gtk_separator_menu_item_new ();
-  self->led_status_item = gtk_menu_item_new_with_label ("");
-  gtk_widget_set_sensitive (self->led_status_item, FALSE);
+  self->led_status_item = new_status_item ();
   gtk_menu_shell_append (GTK_MENU_SHELL (submenu), self->led_separator);
   gtk_menu_shell_append (GTK_MENU_SHELL (submenu), self->led_status_item);
   gtk_widget_show_all (submenu);
@@ -690,17 +917,20 @@ build (RfkMenu *self)
   self->airplane_item =
     append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Airplane mode")));
   g_signal_connect (self->airplane_item, "toggled",
+                    G_CALLBACK (note_request), self);
+  g_signal_connect (self->airplane_item, "toggled",
                     G_CALLBACK (on_airplane_toggled), self);
 
   self->first_separator = append_item (self, gtk_separator_menu_item_new ());
   /* Radio items are inserted here, before the status item. */
-  self->status_item = append_item (self, gtk_menu_item_new_with_label (""));
-  gtk_widget_set_sensitive (self->status_item, FALSE);
+  self->status_item = append_item (self, new_status_item ());
 
   self->switch_separator = append_item (self, gtk_separator_menu_item_new ());
   /* TRANSLATORS: the heading of the laptop's own radio switches
    * (ideapad_wlan, tpacpi_bluetooth_sw), apart from the radios. */
-  self->switch_header = append_item (self, gtk_menu_item_new_with_label (_("Laptop switches")));
+  self->switch_header = append_item (self, gtk_menu_item_new_with_mnemonic (""));
+  set_text_if_changed (self->switch_header, _("Laptop switches"));
+  /* A heading, not a status: the items under it say each switch's state. */
   gtk_widget_set_sensitive (self->switch_header, FALSE);
   gtk_widget_hide (self->switch_separator);
   gtk_widget_hide (self->switch_header);
@@ -762,6 +992,9 @@ rfk_menu_dispose (GObject *object)
   if (self->names != NULL)
     g_signal_handlers_disconnect_by_data (self->names, self);
   g_clear_pointer (&self->radio_items, g_hash_table_unref);
+  g_queue_clear_full (&self->radio_actions,
+                      (GDestroyNotify) radio_action_free);
+  g_queue_clear (&self->airplane_actions);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
   g_clear_object (&self->menu);
@@ -782,12 +1015,22 @@ rfk_menu_class_init (RfkMenuClass *klass)
   signals[SIGNAL_SYNCED] =
     g_signal_new ("synced", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /* A user's action failed (not one that a newer click superseded):
+   * what was asked ("Cannot turn airplane mode on") and why, both
+   * translated; already logged. */
+  signals[SIGNAL_ACTION_FAILED] =
+    g_signal_new ("action-failed", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void
 rfk_menu_init (RfkMenu *self)
 {
   self->radio_items = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_queue_init (&self->radio_actions);
+  g_queue_init (&self->airplane_actions);
 }
 
 RfkMenu *
@@ -811,6 +1054,8 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
                               G_CALLBACK (on_model_changed), self);
   g_signal_connect_swapped (settings, "led-changed",
                             G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (settings, "led-changed",
+                            G_CALLBACK (on_led_changed), self);
   g_signal_connect_swapped (rfk_settings_get_gsettings (settings),
                             "changed::airplane-radio-types",
                             G_CALLBACK (on_model_changed), self);

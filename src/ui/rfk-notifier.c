@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "rfk-icon-theme.h"
+#include "rfk-indicator.h"
 #include "rfk-notifier.h"
 #include "rfk-radio-label.h"
 
@@ -21,8 +22,11 @@
  * per radio.  Collect them this long, then tell the user once.
  */
 #define COLLECT_MS 150
-/* Every notification of ours has this id: the next one replaces it. */
+/* Every radio notification of ours has this id: the next one replaces
+ * it.  Failures have their own: a switch flip must not hide why the
+ * user's click did nothing, nor the other way round. */
 #define NOTIFICATION_ID "radios"
+#define FAILURE_NOTIFICATION_ID "failure"
 
 struct _RfkNotifier
 {
@@ -49,10 +53,11 @@ join_labels (GPtrArray *labels)
   return g_strjoinv (_(", "), (char **) labels->pdata);
 }
 
-/* Shows (or replaces) our notification; never waits for the daemon. */
+/* Shows (or replaces) the notification with this id; never waits for
+ * the daemon. */
 static void
-rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
-                   RfkIconState icon_state)
+send (RfkNotifier *self, const char *id, const char *category,
+      const char *summary, const char *body, RfkIconState icon_state)
 {
   g_autoptr(GNotification) notification = g_notification_new (summary);
   g_autoptr(GIcon) icon = rfk_icon_new (icon_state);
@@ -63,8 +68,31 @@ rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
     return;
   g_notification_set_body (notification, body);
   g_notification_set_icon (notification, icon);
-  g_notification_set_category (notification, "device");
-  g_application_send_notification (self->app, NOTIFICATION_ID, notification);
+  g_notification_set_category (notification, category);
+  g_application_send_notification (self->app, id, notification);
+}
+
+static void
+rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
+                   RfkIconState icon_state)
+{
+  send (self, NOTIFICATION_ID, "device", summary, body, icon_state);
+}
+
+/*
+ * Not subject to the "notifications" setting, which is about switches
+ * flipping on their own: a click that did nothing must say why, or the
+ * user sees only a check mark springing back.  The icon is the one the
+ * tray shows now, i.e. how the radios stayed.
+ */
+void
+rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
+                           const char *reason)
+{
+  g_return_if_fail (RFK_IS_NOTIFIER (self));
+
+  send (self, FAILURE_NOTIFICATION_ID, "device.error", action, reason,
+        rfk_indicator_state_for (self->manager, self->names));
 }
 
 /* Another program (a key, gsd, `rfkill unblock all`) ended airplane mode

@@ -24,4 +24,10 @@ G_DECLARE_FINAL_TYPE (RfkNotifier, rfk_notifier, RFK, NOTIFIER, GObject)
 RfkNotifier *rfk_notifier_new (GApplication *app, RfkManager *manager,
                                GSettings *settings, RfkUdevNames *names);
 
+/* A user's action failed: action ("Cannot turn airplane mode on") is the
+ * summary, reason the body.  One notification for failures, replaced by
+ * the next failure; shown whatever the "notifications" setting says. */
+void rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
+                                const char *reason);
+
 G_END_DECLS

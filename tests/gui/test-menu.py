@@ -50,6 +50,8 @@ def test(logdir):
         icon_on = wait_for(lambda: 'no-radios' not in item.props()['IconName'] and
                            item.props()['IconName'], 5, 'the radios-on icon')
         log('icon with radios on:', icon_on)
+        check(item.props().get('IconAccessibleDesc') == 'Radios are on',
+              f'description: {item.props().get("IconAccessibleDesc")!r}')
 
         # An event storm (another program flipping phy0 100 times): the
         # items are updated in place (same ids, same layout revision) and
@@ -137,6 +139,9 @@ def test(logdir):
                            and item.props()['IconName'], 5, 'the hardware-switch icon')
         log('icon with a hardware switch off:', icon_hw)
         check('hardware' in icon_hw, f'hardware icon: {icon_hw}')
+        check(item.props().get('IconAccessibleDesc')
+              == 'A hardware switch turned radios off',
+              f'description: {item.props().get("IconAccessibleDesc")!r}')
         fake.set_hard_all(False)
         wait_for(lambda: item.find('Bluetooth (hci0)').enabled, 5,
                  'hci0 sensitive again')
@@ -175,10 +180,18 @@ def test(logdir):
         status = wait_for(lambda: [e for e in item.entries()
                                    if e.label == 'No rfkill support on this system'],
                           5, 'the reason in the menu')[0]
-        check(not status.enabled, f'the reason is not clickable: {status}')
+        # Sensitive, so that keyboards and screen readers reach it (it
+        # does nothing when activated).
+        check(status.enabled, f'the reason is reachable: {status}')
         check(not item.find('Airplane mode').enabled, 'airplane item still sensitive')
         wait_for(lambda: 'no-radios' in item.props()['IconName'], 5,
                  'the no-support icon')
+        desc = item.props().get('IconAccessibleDesc')
+        check(desc == 'No rfkill support on this system',
+              f'the icon says why there is nothing to switch: {desc!r}')
+        item.click(status)
+        time.sleep(0.2)
+        check(applet.proc.poll() is None, 'activating the reason ended the applet')
 
         # Quit from the menu ends the process.
         item.click('Quit')

@@ -209,8 +209,9 @@ def test(logdir):
                                     if e.visible and not e.toggle_type and e.label and
                                     not e.is_separator], 5,
                            'a reason in the LED submenu after the fd closed')
+        # Enabled: reachable by keyboard and screen readers.
         check(len(reasons) == 1 and 'closed' in reasons[0].label and
-              not reasons[0].enabled,
+              reasons[0].enabled,
               f'the LED reason after the fd closed: {reasons}')
 
         # 3. 10,000 random byte strings as events.  Well-formed ADD and
@@ -262,6 +263,13 @@ def test(logdir):
         wait_for(lambda: 'No permission to switch radios' in
                  [e.label for e in item.entries()], 10, 'the permission reason')
         check(not item.find('Airplane mode').enabled, 'airplane mode offered without access')
+        # The status is reachable (keyboard, screen readers), and the
+        # icon says the same as the menu, not "No radios to switch".
+        check(item.find('No permission to switch radios').enabled,
+              'the reason is an insensitive item, which keyboards skip')
+        desc = item.props().get('IconAccessibleDesc')
+        check(desc == 'No permission to switch radios',
+              f'the icon\'s accessible description: {desc!r}')
         os.chmod(device, 0o666)
         wait_for(lambda: len(radio_states(item)) == 2 and real_radios_right(item, fake), 10,
                  'the radios once access is granted')
