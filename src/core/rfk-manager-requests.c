@@ -204,8 +204,12 @@ request_timeout_cb (gpointer user_data)
   request_forget_inflight (request);
   if (request_awaits_status (request))
     error = g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                         _("%s did not confirm the change within %d "
-                           "seconds"),
+                         g_dngettext (GETTEXT_PACKAGE,
+                                      "%s did not confirm the change within "
+                                      "%d second",
+                                      "%s did not confirm the change within "
+                                      "%d seconds",
+                                      MAX (1, self->timing.confirm_ms / 1000)),
                          self->device_path,
                          (int) MAX (1, self->timing.confirm_ms / 1000));
   else

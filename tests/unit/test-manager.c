@@ -711,9 +711,12 @@ test_kernel_that_never_confirms_times_out (Fixture *f, gconstpointer data)
 
   setup_laptop (f);
   fake_rfkill_set_responsive (f->fake, FALSE);
+  /* One second: the message counts it as one (ngettext), not "1 seconds". */
+  rfk_manager_set_confirm_timeout (f->manager, 1000);
   g_assert_false (test_set_blocked (f->manager, 0, TRUE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
   g_assert_nonnull (strstr (error->message, f->socket_path));
+  g_assert_true (g_str_has_suffix (error->message, " within 1 second"));
 }
 
 static void
