@@ -13,9 +13,12 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "rfk-cli-common.h"
+#include "rfk-hardware-airplane.h"
 #include "rfk-protocol.h"
+#include "rfk-radio-names.h"
 
 typedef char *(*CellFunc) (const RfkDevice *device);
 
@@ -119,6 +122,58 @@ print_table (RfkManager *manager)
           rfk_manager_get_airplane_mode (manager) ? "on" : "off");
 }
 
+/* The basename of the link dir/name points to, or NULL. */
+static char *
+link_basename (const char *dir, const char *name)
+{
+  g_autofree char *link = g_build_filename (dir, name, NULL);
+  g_autofree char *target = g_file_read_link (link, NULL);
+
+  return target != NULL ? g_path_get_basename (target) : NULL;
+}
+
+/*
+ * Whether the device is a laptop's own switch rather than a radio, told
+ * by the device its rfkill device hangs off (rfk_radio_facts_role()).
+ * The applet asks udev (rfk-udev-names.c); the CLI reads the same parent
+ * from sysfs, so that its answer is the tray icon's without udev.  A
+ * rfkill device under a bus device sits in a "rfkill" directory there,
+ * which is no device of its own.
+ */
+static gboolean
+sysfs_is_platform_switch (const RfkDevice *device, gpointer user_data)
+{
+  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
+  g_autofree char *link = g_strdup_printf ("%s/rfkill%u",
+                                           root != NULL && *root != '\0'
+                                             ? root : "/sys/class/rfkill",
+                                           device->idx);
+  g_autofree char *parent = NULL;
+  g_autofree char *parent_name = NULL;
+  g_autofree char *subsystem = NULL;
+  g_autofree char *driver = NULL;
+  char *resolved = realpath (link, NULL);
+  RfkRadioFacts facts = { .type = device->type, .name = device->name };
+
+  if (resolved == NULL)
+    return FALSE;
+  parent = g_path_get_dirname (resolved);
+  free (resolved);
+  parent_name = g_path_get_basename (parent);
+  if (g_str_equal (parent_name, "rfkill"))
+    {
+      char *up = g_path_get_dirname (parent);
+
+      g_free (parent);
+      parent = up;
+    }
+  subsystem = link_basename (parent, "subsystem");
+  driver = link_basename (parent, "driver");
+  facts.parent_subsystem = subsystem;
+  facts.parent_driver = driver;
+  return rfk_radio_facts_role (&facts) == RFK_RADIO_ROLE_PLATFORM_SWITCH;
+}
+
 static void
 add_reasons (JsonBuilder *builder, guint8 reasons)
 {
@@ -178,9 +233,17 @@ print_json (RfkManager *manager)
                                      ->message);
   else
     json_builder_add_null_value (builder);
+  /* Some radio is hard-blocked by a switch (a BIOS-disabled WWAN card
+   * too): what this member always said, kept for scripts. */
   json_builder_set_member_name (builder, "hardware-switch");
   json_builder_add_boolean_value (builder,
                                   rfk_manager_get_hardware_blocked (manager));
+  /* What the tray icon and the light's hardware-switch rule say: a
+   * switch holds every radio type airplane mode counts. */
+  json_builder_set_member_name (builder, "switch-holds-airplane-mode");
+  json_builder_add_boolean_value (builder,
+                                  rfk_switch_holds_airplane_mode (
+                                    manager, sysfs_is_platform_switch, NULL));
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -128,6 +128,42 @@ def list_json_carries_the_same_facts():
         assert devices[0]["reasons"] == []
         assert doc["airplane-mode"] is False
         assert doc["hardware-switch"] is True
+        # Bluetooth held, Wi-Fi free: the tray shows radios on.
+        assert doc["switch-holds-airplane-mode"] is False
+
+
+def list_json(fake):
+    r = fake.applet("--device", fake.sock, "--list", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    return doc["hardware-switch"], doc["switch-holds-airplane-mode"]
+
+
+@test
+def list_json_says_what_the_tray_icon_says():
+    """A WWAN card disabled in the BIOS is hard-blocked for good:
+    "hardware-switch" (some radio hard-blocked) says so, while
+    "switch-holds-airplane-mode", the tray icon's rule, does not; the
+    wireless switch makes both true."""
+    with Fake("wlan,bluetooth,wwan") as fake:
+        fake.command("hard", "2", "on", "signal")
+        assert list_json(fake) == (True, False)
+        fake.command("switch", "on")
+        assert list_json(fake) == (True, True)
+
+
+@test
+def list_json_tells_laptop_switches_from_radios():
+    """A laptop's own WWAN switch (on a platform device) is not a radio:
+    with the modem and Wi-Fi held and the switch free, a switch holds
+    airplane mode, as the icon says; counted as a radio, the free switch
+    would have said no."""
+    with Fake("wlan,wwan") as fake:
+        fake.command("device", "wwan", "acme_wwan", "platform",
+                     "platform/ACME0001:00")
+        fake.command("hard", "0", "on", "signal")
+        fake.command("hard", "1", "on", "signal")
+        assert list_json(fake) == (True, True)
 
 
 @test
