@@ -64,11 +64,12 @@ static const char *
 no_tray_body (void)
 {
   /* TRANSLATORS: "gnome-shell-extension-appindicator" is a Debian package
-   * name and "AppIndicator and KStatusNotifierItem Support" the name of
-   * the GNOME Shell extension it installs: keep both as they are. */
+   * name and "Ubuntu AppIndicators" the name GNOME's Extensions app shows
+   * for the extension it installs (its metadata.json): keep both as they
+   * are. */
   return _("This desktop shows no tray icons. On GNOME, install the package "
-           "gnome-shell-extension-appindicator and turn on “AppIndicator "
-           "and KStatusNotifierItem Support”. Meanwhile airplane mode, the "
+           "gnome-shell-extension-appindicator and turn on “Ubuntu "
+           "AppIndicators” in Extensions. Meanwhile airplane mode, the "
            "light and the notifications keep working; switch airplane mode "
            "with “rfkill-applet --airplane on” or “off”.");
 }

@@ -4,6 +4,8 @@ naming the Debian package gnome-shell-extension-appindicator, with
 actions to quit and to stop starting at login; meanwhile it works quietly
 (the D-Bus API, the CLI through it, the hardware-switch notification);
 a watcher that appears later gets the icon and its menu."""
+import glob
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +18,18 @@ from guitest import check, wait_for, log
 from rfkapi import Api
 
 NOTICE = 'Airplane Mode runs without a tray icon'
+# What GNOME's extension list calls Debian's gnome-shell-extension-
+# appindicator (its metadata.json "name"), not upstream's name.
+EXTENSION_NAME = 'Ubuntu AppIndicators'
+
+
+def installed_extension_name():
+    """The name the installed package gives the extension, or None."""
+    for path in glob.glob('/usr/share/gnome-shell/extensions/'
+                          '*appindicator*/metadata.json'):
+        with open(path) as f:
+            return json.load(f).get('name')
+    return None
 # An XEmbed tray (i3bar, stalonetray) is whoever owns the X selection
 # _NET_SYSTEM_TRAY_S0; libayatana's fallback icon shows there.
 XEMBED_TRAY = r'''
@@ -45,6 +59,11 @@ def wait_notice(notifications, started):
           f'the grace period for a tray that starts with the session')
     body, actions = calls[0]['body'], calls[0]['actions']
     check('gnome-shell-extension-appindicator' in body, f'body: {body!r}')
+    # Named as the user finds it in GNOME's extension list.
+    check(f'“{EXTENSION_NAME}”' in body, f'body: {body!r}')
+    installed = installed_extension_name()
+    check(installed in (None, EXTENSION_NAME),
+          f'the package now calls the extension {installed!r}')
     check('rfkill-applet --airplane' in body, f'body: {body!r}')
     # GNotification buttons: application actions, named "app.<action>".
     check(actions == ['app.notice-quit', 'Quit',
