@@ -19,6 +19,9 @@
  * marks the menu dirty, and one idle callback syncs it: at most once per
  * main-loop turn and at most ten times a second, so an event storm costs
  * a few D-Bus updates, not one per event.
+ *
+ * A user's action that fails ("Cannot turn airplane mode on") is logged
+ * and emitted as "action-failed"; the applet tells the user.
  */
 #pragma once
 

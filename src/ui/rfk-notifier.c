@@ -1,12 +1,12 @@
 /*
- * rfk-notifier.c: one desktop notification per hardware switch flip, and
- * one when another program ends airplane mode.
+ * rfk-notifier.c: one desktop notification per hardware switch flip, one
+ * when another program ends airplane mode, and one per failed action.
  *
  * Sent as a GNotification through the application, so GLib picks the
  * desktop's way: org.gtk.Notifications where GNOME Shell has it, else
  * org.freedesktop.Notifications.  Either call is asynchronous, so a
- * daemon that hangs never freezes the menu; all go out under one id, so
- * a new one replaces the last instead of stacking.
+ * daemon that hangs never freezes the menu; each group goes out under one
+ * id, so a new one replaces the last instead of stacking.
  */
 #include "config.h"
 

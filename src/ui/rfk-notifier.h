@@ -4,7 +4,9 @@
  * radios that were off before are off again).  Our own soft changes never
  * notify.  Radios flipped by
  * one switch are named in one notification, and a later flip replaces the
- * earlier notification instead of stacking a new one.
+ * earlier notification instead of stacking a new one.  A user's action
+ * that failed is told too, under an id of its own (failures replace
+ * failures).
  */
 #pragma once
 
