@@ -14,13 +14,18 @@ EXPECT = {
                login='Bei Anmeldung starten', quit='Beenden',
                light='Flugmodus-Leuchte', rule='Dem Flugmodus folgen',
                summary='Hardware-Schalter: Funk aus',
-               body='Ausgeschaltet: WLAN (phy0), Bluetooth (hci0)'),
+               body='Ausgeschaltet: WLAN (phy0), Bluetooth (hci0)',
+               failed='Flugmodus kann nicht ausgeschaltet werden',
+               why='Funkgeräte bleiben aus: Ein Hardware-Schalter sperrt sie'),
     'fr': dict(airplane='Mode avion', wifi='Wi-Fi (phy0)', bt='Bluetooth (hci0)',
                bt_hard='Bluetooth (hci0) — bloquée : interrupteur matériel',
                login='Démarrer à la connexion', quit='Quitter',
                light='Voyant du mode avion', rule='Suivre le mode avion',
                summary='Interrupteur matériel : radios coupées',
-               body='Coupées : Wi-Fi (phy0), Bluetooth (hci0)'),
+               body='Coupées : Wi-Fi (phy0), Bluetooth (hci0)',
+               failed='Impossible de désactiver le mode avion',
+               why='Les radios restent coupées : un interrupteur matériel '
+                   'les bloque'),
 }
 
 
@@ -50,6 +55,14 @@ def one_language(logdir, bus, watcher, notifications, lang):
         check(n['summary'] == want['summary'], f'summary {n["summary"]!r}')
         check(n['body'] == want['body'], f'body {n["body"]!r}')
         check(n['app_name'] == want['airplane'], f'app name {n["app_name"]!r}')
+
+        # The switch holds airplane mode: ending it from the menu fails,
+        # and the failure is told in the user's language too.
+        item.click(want['airplane'])
+        n = wait_for(lambda: notifications.calls_with(want['failed']), 10,
+                     f'{want["failed"]!r}')[0]
+        log(lang, 'failure:', n['summary'], '|', n['body'])
+        check(n['body'] == want['why'], f'body {n["body"]!r}')
         item.click(want['quit'])
         applet.proc.wait(10 * gt.TIMEOUT_SCALE)
     finally:
