@@ -928,7 +928,8 @@ build (RfkMenu *self)
   self->switch_separator = append_item (self, gtk_separator_menu_item_new ());
   /* TRANSLATORS: the heading of the laptop's own radio switches
    * (ideapad_wlan, tpacpi_bluetooth_sw), apart from the radios. */
-  self->switch_header = append_item (self, gtk_menu_item_new_with_mnemonic (""));
+  self->switch_header =
+    append_item (self, gtk_menu_item_new_with_mnemonic (""));
   set_text_if_changed (self->switch_header, _("Laptop switches"));
   /* A heading, not a status: the items under it say each switch's state. */
   gtk_widget_set_sensitive (self->switch_header, FALSE);
