@@ -39,6 +39,7 @@ static struct
   FileState state;
   struct stat st;       /* when state != FILE_MISSING */
   GKeyFile *file;       /* when FILE_READ or FILE_MISSING: the contents */
+  char *why;            /* when FILE_CORRUPT: the parser's complaint */
   guint reads;
 } cache;
 
@@ -59,6 +60,7 @@ reload (const char *path, const struct stat *st, gboolean exists)
   g_autoptr (GError) error = NULL;
 
   g_clear_pointer (&cache.file, g_key_file_unref);
+  g_clear_pointer (&cache.why, g_free);
   g_free (cache.path);
   cache.path = g_strdup (path);
   if (!exists)
@@ -80,6 +82,7 @@ reload (const char *path, const struct stat *st, gboolean exists)
   else if (error->domain == G_KEY_FILE_ERROR)
     {
       cache.state = FILE_CORRUPT;
+      cache.why = g_strdup (error->message);
       g_warning (_("The list of radios that refused a change, %s, is "
                    "corrupt (%s): no radio counts as refused, and the "
                    "file is kept aside before a new one is written."),
@@ -132,12 +135,14 @@ keep_corrupt (const char *path)
   if (copy == NULL)
     {
       g_warning (_("The list of radios that refused a change, %s, is "
-                   "corrupt and cannot be moved aside: %s"),
-                 path, error->message);
+                   "corrupt (%s) and cannot be moved aside: %s"),
+                 path, cache.why, error->message);
       return FALSE;
     }
-  g_warning (_("The list of radios that refused a change, %s, was corrupt; "
-               "it is kept as %s and a new list is started."), path, copy);
+  g_warning (_("The list of radios that refused a change, %s, was corrupt "
+               "(%s); it is kept as %s and a new list is started."),
+             path, cache.why, copy);
+  g_clear_pointer (&cache.why, g_free);
   cache.state = FILE_MISSING;
   cache.file = g_key_file_new ();
   return TRUE;
