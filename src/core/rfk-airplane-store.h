@@ -35,8 +35,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkAirplaneStore, rfk_airplane_store_free)
  * regular file: see rfk_state_file_load()); callers must never act as if
  * it were empty.  Changes nothing on disk. */
 RfkAirplaneStore *rfk_airplane_store_load (GError **error);
-/* Atomic and on disk on return (rfk_state_file_write()).  A writer
- * holds rfk_state_file_lock() from its load to its save. */
+/* Atomic, its contents on disk on return (rfk_state_file_write()).  A
+ * writer holds rfk_state_file_lock() from its load to its save. */
 gboolean rfk_airplane_store_save (const RfkAirplaneStore *store,
                                   GError **error);
 

@@ -52,20 +52,29 @@ read_regular (const char *path, gsize *out_length, GError **error)
 {
   g_autoptr (GString) data = g_string_new (NULL);
   struct stat st;
-  int fd, saved_errno;
+  int fd;
 
   if (stat (path, &st) < 0)
-    return set_errno_error (error, errno), NULL;
+    {
+      set_errno_error (error, errno);
+      return NULL;
+    }
   if (!S_ISREG (st.st_mode))
-    return not_regular (error), NULL;
+    {
+      not_regular (error);
+      return NULL;
+    }
   fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
-    return set_errno_error (error, errno), NULL;
+    {
+      set_errno_error (error, errno);
+      return NULL;
+    }
   /* Replaced by something else between the stat() and the open(). */
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
-      close (fd);
-      return not_regular (error), NULL;
+      not_regular (error);
+      goto err_close;
     }
   for (;;)
     {
@@ -76,25 +85,27 @@ read_regular (const char *path, gsize *out_length, GError **error)
         continue;
       if (n < 0)
         {
-          saved_errno = errno;
-          close (fd);
-          return set_errno_error (error, saved_errno), NULL;
+          set_errno_error (error, errno);
+          goto err_close;
         }
       if (n == 0)
         break;
       g_string_append_len (data, buf, n);
       if (data->len > MAX_SIZE)
         {
-          close (fd);
           g_set_error_literal (error, G_KEY_FILE_ERROR,
                                G_KEY_FILE_ERROR_PARSE,
                                _("it is far too large"));
-          return NULL;
+          goto err_close;
         }
     }
   close (fd);
   *out_length = data->len;
   return g_string_free (g_steal_pointer (&data), FALSE);
+
+err_close:
+  close (fd);
+  return NULL;
 }
 
 GKeyFile *
@@ -194,9 +205,18 @@ sync_dir_soon (const char *dir)
   durable.running = TRUE;
   g_mutex_unlock (&durable.lock);
   /* One worker at a time; it exits when idle, so a program that saved
-   * once does not keep a thread around. */
+   * once does not keep a thread around.  No thread to be had: done here,
+   * late is worse than slow. */
   if (start)
-    g_thread_unref (g_thread_new ("rfk-state-sync", durable_run, NULL));
+    {
+      GThread *thread = g_thread_try_new ("rfk-state-sync", durable_run,
+                                          NULL, NULL);
+
+      if (thread != NULL)
+        g_thread_unref (thread);
+      else
+        durable_run (NULL);
+    }
 }
 
 gboolean
@@ -276,9 +296,15 @@ rfk_state_file_quarantine (const char *path, GError **error)
   int saved_errno;
 
   if (lstat (path, &st) < 0)
-    return set_errno_error (error, errno), NULL;
+    {
+      set_errno_error (error, errno);
+      return NULL;
+    }
   if (!S_ISREG (st.st_mode))
-    return not_regular (error), NULL;
+    {
+      not_regular (error);
+      return NULL;
+    }
   /* link() never replaces: a second corruption within the same second
    * gets the next free suffix, and the earlier copy stays as it was. */
   for (guint n = 1;; n++)
@@ -289,14 +315,18 @@ rfk_state_file_quarantine (const char *path, GError **error)
       if (link (path, copy) == 0)
         break;
       if (errno != EEXIST || n >= 1000)
-        return set_errno_error (error, errno), NULL;
+        {
+          set_errno_error (error, errno);
+          return NULL;
+        }
     }
   /* Under the lock, nobody replaced path in between. */
   if (unlink (path) < 0)
     {
       saved_errno = errno;
       unlink (copy);
-      return set_errno_error (error, saved_errno), NULL;
+      set_errno_error (error, saved_errno);
+      return NULL;
     }
   sync_dir_soon (dir);
   return g_steal_pointer (&copy);

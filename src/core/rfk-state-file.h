@@ -55,7 +55,9 @@ gboolean rfk_state_file_wait_durable (void);
  * rfkill-applet/airplane-mode.ini.lock (the name older CLIs use too).
  * Recursive within a process, so the CLI can hold it around a manager
  * that takes it again; main thread only.  Waits for another process to
- * release it.  NULL with error when the lock file cannot be opened. */
+ * release it: the applet's main loop too, while a CLI holds it, which
+ * happens only when no applet serves the CLI's device, for one request.
+ * NULL with error when the lock file cannot be opened. */
 typedef struct _RfkStateLock RfkStateLock;
 RfkStateLock *rfk_state_file_lock (GError **error);
 void rfk_state_lock_release (RfkStateLock *lock);
