@@ -19,3 +19,8 @@ void fail_io_fail_rename_to (const char *suffix);
 /* How many fsync() calls were made on a file whose path (as
  * /proc/self/fd shows it) starts with prefix. */
 guint fail_io_count_fsyncs (const char *prefix);
+
+/* How many files were renamed onto path, and of those how many had been
+ * fsynced (under their old name) before: only those survive a power
+ * loss whole. */
+guint fail_io_count_renames (const char *path, guint *out_fsynced_before);

@@ -315,6 +315,27 @@ test_refusals_are_private_and_on_disk (Fixture *f, gconstpointer data)
   fail_io_reset ();
 }
 
+/* The list's contents reach the disk before it replaces the old one, so
+ * no worker, and no exit before it ran, stands between a save and a
+ * power loss (the list was renamed first and fsynced later, by a worker
+ * that a manager outliving main() never waited for). */
+static void
+test_list_on_disk_before_it_replaces_the_old (Fixture *f,
+                                              gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  guint renames, fsynced;
+
+  laptop (f);
+  restart (f);
+  g_assert_true (test_set_airplane (f->manager, TRUE, &error));
+  g_assert_true (test_set_airplane (f->manager, FALSE, &error));
+  renames = fail_io_count_renames (f->state_file, &fsynced);
+  g_assert_cmpuint (renames, >=, 2);
+  g_assert_cmpuint (fsynced, ==, renames);
+  fail_io_reset ();
+}
+
 /* Radios plugged in one after another: the file, which did not change,
  * is not read again for each (it was read twice per radio). */
 static void
@@ -398,6 +419,8 @@ main (int argc, char **argv)
   ADD ("refusals-wait-for-the-lock", test_refusals_wait_for_the_lock);
   ADD ("refusals-are-private-and-on-disk",
        test_refusals_are_private_and_on_disk);
+  ADD ("list-on-disk-before-it-replaces-the-old",
+       test_list_on_disk_before_it_replaces_the_old);
   ADD ("refusals-read-once-for-many-radios",
        test_refusals_read_once_for_many_radios);
   ADD ("refusals-follow-another-writer",
