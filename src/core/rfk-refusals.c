@@ -183,9 +183,13 @@ rfk_refusals_set (const char *key, gboolean refused, gboolean soft_stayed)
 
   /* Nothing to forget: no lock, no write (the common case, once per
    * radio added).  Under the lock below it is checked again. */
-  if (!refused && !rfk_refusals_lookup (key, TRUE)
-      && !rfk_refusals_lookup (key, FALSE))
-    return;
+  if (!refused)
+    {
+      refresh ();
+      if (cache.file == NULL
+          || !g_key_file_has_key (cache.file, GROUP, escaped, NULL))
+        return;
+    }
   lock = rfk_state_file_lock (&error);
   if (lock == NULL)
     {
