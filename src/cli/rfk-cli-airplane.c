@@ -15,6 +15,7 @@
 
 typedef struct {
   GMainLoop *loop;
+  gboolean enabled;  /* the state asked for */
   GError *error;
 } Wait;
 
@@ -41,8 +42,9 @@ done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Wait *wait = user_data;
 
-  rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                        &wait->error);
+  /* For "on" and "off" too: every airplane request carries its state. */
+  rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source), result,
+                                           &wait->enabled, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -260,17 +262,21 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   if (manager == NULL)
     return 1;
 
-  enable = action == RFK_CLI_AIRPLANE_ON
-           || (action == RFK_CLI_AIRPLANE_TOGGLE
-               && !rfk_manager_get_airplane_mode (manager));
   /* NetworkManager follows, as with the applet (rfk-nm-radios.h). */
   system_bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
   if (system_bus != NULL)
     nm_radios = rfk_nm_radios_new (manager, system_bus);
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb, &wait);
+  /* The same entry points as the applet's doors (RULES.md). */
+  if (action == RFK_CLI_AIRPLANE_TOGGLE)
+    rfk_manager_toggle_airplane_mode_async (manager, NULL, done_cb, &wait);
+  else
+    rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb,
+                                         &wait);
   g_main_loop_run (loop);
+  if (action == RFK_CLI_AIRPLANE_TOGGLE)
+    enable = wait.enabled;
   if (nm_radios != NULL)
     rfk_nm_radios_flush (nm_radios, 5000);
 

@@ -157,19 +157,20 @@ on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 /*
- * A click flips what the kernel has, not what the check mark shows: the
- * mark may lag the model by one throttled sync, and a middle-click has no
- * mark to look at.  The sync then shows the outcome.
+ * A click flips where the earlier requests leave the radio, not what the
+ * check mark shows nor what the kernel confirmed: the mark may lag the
+ * model by one throttled sync, a middle-click has no mark to look at, and
+ * a quick second click must undo the first.  The sync then shows the
+ * outcome.
  */
 static void
 on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   guint32 idx = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-idx"));
-  RfkDevice *device = rfk_manager_lookup (self->manager, idx);
 
-  if (device != NULL)
-    rfk_manager_set_blocked_async (self->manager, idx, !device->soft, NULL,
-                                   on_radio_written, g_object_ref (self));
+  if (rfk_manager_lookup (self->manager, idx) != NULL)
+    rfk_manager_toggle_blocked_async (self->manager, idx, NULL,
+                                      on_radio_written, g_object_ref (self));
   rfk_menu_queue_sync (self);
 }
 
@@ -179,8 +180,8 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(RfkMenu) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                             &error))
+  if (!rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source),
+                                                result, NULL, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_warning ("Cannot switch airplane mode: %s", error->message);
@@ -191,10 +192,11 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
-  rfk_manager_set_airplane_mode_async (self->manager,
-                                       !rfk_manager_get_airplane_mode (self->manager),
-                                       NULL, on_airplane_written,
-                                       g_object_ref (self));
+  /* The menu item and the middle click (its secondary-activate target)
+   * toggle from where the earlier requests leave airplane mode. */
+  rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
+                                          on_airplane_written,
+                                          g_object_ref (self));
   rfk_menu_queue_sync (self);
 }
 
