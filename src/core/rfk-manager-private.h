@@ -117,6 +117,10 @@ struct _RfkManager
   guint ended_settle_source;
   GHashTable *newcomers;      /* idx set: plugged in during airplane mode */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
+  /* A corrupt list moved aside whose marker could not be saved: the list
+   * is unknown all the same, so this process remembers it, until
+   * airplane mode is turned on again (rfk-manager-airplane.c). */
+  char *unrecorded_copy;
 
   /* Pending writes (rfk-manager-requests.c).  Every idx is claimed by at
    * most one request: a newer request for the same radio supersedes. */

@@ -15,6 +15,7 @@
 
 #include "rfk-identity.h"
 #include "rfk-refusals.h"
+#include "rfk-state-file.h"
 #include "rfk-transport.h"
 
 guint rfk_manager_signals[N_SIGNALS];
@@ -461,8 +462,8 @@ rfk_manager_finalize (GObject *object)
   RfkManager *self = RFK_MANAGER (object);
 
   rfk_requests_free_all (self);
-  /* The restore list we saved must outlive us, power loss included. */
-  rfk_airplane_store_wait_durable ();
+  /* main() waits for this too: a manager may outlive it. */
+  rfk_state_file_wait_durable ();
   if (self->fd >= 0)
     close (self->fd);
   g_ptr_array_unref (self->sorted);
@@ -474,6 +475,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->newcomers);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
+  g_free (self->unrecorded_copy);
   g_free (self->device_path);
   G_OBJECT_CLASS (rfk_manager_parent_class)->finalize (object);
 }

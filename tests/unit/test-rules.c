@@ -31,6 +31,7 @@
 #include "rfk-event.h"
 #include "rfk-manager-private.h"
 #include "rfk-refusals.h"
+#include "rfk-state-file.h"
 #include "rules-model.h"
 #include "test-util.h"
 
@@ -592,7 +593,7 @@ clear_state (const char *state_dir, const char *sysfs)
   g_autofree char *list = rfk_airplane_store_dup_path ();
   g_autofree char *refusals = rfk_refusals_dup_path ();
 
-  rfk_airplane_store_wait_durable ();
+  rfk_state_file_wait_durable ();
   g_unlink (list);
   g_unlink (refusals);
   test_rm_rf (sysfs);
