@@ -10,6 +10,7 @@
 
 #include "cli/rfk-cli.h"
 #include "rfk-applet.h"
+#include "rfk-state-file.h"
 
 /* Exit status for a bad command line, as documented in the man page. */
 #define EXIT_USAGE 2
@@ -32,6 +33,7 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   RfkCliAirplane action;
+  int status;
   const GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_FILENAME, &device,
       N_("Use PATH instead of /dev/rfkill (a device or a SOCK_SEQPACKET "
@@ -92,8 +94,14 @@ main (int argc, char **argv)
     return usage_error (context, _("--device needs a path"));
 
   if (list)
-    return rfk_cli_list (device, json);
-  if (airplane != NULL)
-    return rfk_cli_airplane (device, action);
-  return rfk_applet_run (device, argc, argv);
+    status = rfk_cli_list (device, json);
+  else if (airplane != NULL)
+    status = rfk_cli_airplane (device, action);
+  else
+    status = rfk_applet_run (device, argc, argv);
+  /* A manager may outlive its caller (a request in flight at SIGTERM, a
+   * NetworkManager call the CLI still waits for): the state saved so far
+   * reaches the disk before we exit, whoever still holds it. */
+  rfk_state_file_wait_durable ();
+  return status;
 }

@@ -5,16 +5,17 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include "rfk-airplane-store.h"
 #include "rfk-cli-common.h"
 #include "rfk-nm-radios.h"
 #include "rfk-remote.h"
+#include "rfk-state-file.h"
 #include "rfk-transport.h"
 
 typedef struct {
   GMainLoop *loop;
+  gboolean enabled;  /* the state asked for */
   GError *error;
 } Wait;
 
@@ -41,8 +42,9 @@ done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Wait *wait = user_data;
 
-  rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                        &wait->error);
+  /* For "on" and "off" too: every airplane request carries its state. */
+  rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source), result,
+                                           &wait->enabled, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -52,8 +54,10 @@ typedef enum {
   ASKED_FAILED,
 } Asked;
 
-/* Errors that mean "no applet to ask here": nobody owns the name, an
- * applet without this API, or one whose device is not open. */
+/* Errors that mean "no applet to ask here": nobody owns the name, or an
+ * applet without this API.  Not NotReady: that applet is there, starting
+ * (at login the CLI may run first) or waiting for its device, and will
+ * write the list itself; see ask_applet(). */
 static gboolean
 means_nobody (const GError *error)
 {
@@ -63,12 +67,37 @@ means_nobody (const GError *error)
     G_DBUS_ERROR_UNKNOWN_INTERFACE, G_DBUS_ERROR_UNKNOWN_PROPERTY,
     G_DBUS_ERROR_INVALID_ARGS,
   };
-  g_autofree char *name = g_dbus_error_get_remote_error (error);
 
   for (gsize i = 0; i < G_N_ELEMENTS (nobody); i++)
     if (g_error_matches (error, G_DBUS_ERROR, nobody[i]))
       return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_not_ready (const GError *error)
+{
+  g_autofree char *name = g_dbus_error_get_remote_error (error);
+
   return g_strcmp0 (name, RFK_DBUS_ERROR_NOT_READY) == 0;
+}
+
+/* Whether the applet's device is ours: the same character device
+ * (st_rdev: /dev/rfkill, /dev/./rfkill and a symlink to it are one), or
+ * the same socket file (st_dev and st_ino).  Only when one of them cannot
+ * be looked at does the spelling decide. */
+static gboolean
+same_device (const char *ours, const char *theirs)
+{
+  struct stat a, b;
+
+  if (stat (ours, &a) < 0 || stat (theirs, &b) < 0)
+    return g_strcmp0 (ours, theirs) == 0;
+  if ((a.st_mode & S_IFMT) != (b.st_mode & S_IFMT))
+    return FALSE;
+  if (S_ISCHR (a.st_mode))
+    return a.st_rdev == b.st_rdev;
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static GVariant *
@@ -80,6 +109,50 @@ call_applet (GDBusConnection *bus, const char *interface, const char *method,
                                       method, parameters, reply_type,
                                       G_DBUS_CALL_FLAGS_NO_AUTO_START,
                                       RFK_REMOTE_TIMEOUT_MS, NULL, error);
+}
+
+/* How long an applet that answers NotReady is given to get ready: it
+ * opens the device within a second of login; longer, it is waiting for a
+ * device that is not there, and the user is told. */
+#define NOT_READY_WAIT_MS 10000
+#define NOT_READY_RETRY_MS 200
+
+/* The airplane-mode call, again while the applet says NotReady. */
+static GVariant *
+call_airplane (GDBusConnection *bus, RfkCliAirplane action, GError **error)
+{
+  gint64 give_up = g_get_monotonic_time ()
+                   + NOT_READY_WAIT_MS * G_TIME_SPAN_MILLISECOND;
+
+  for (;;)
+    {
+      g_autoptr (GError) local_error = NULL;
+      GVariant *reply;
+
+      if (action == RFK_CLI_AIRPLANE_TOGGLE)
+        reply = call_applet (bus, RFK_DBUS_INTERFACE, "ToggleAirplaneMode",
+                             NULL, G_VARIANT_TYPE ("(b)"), &local_error);
+      else
+        reply = call_applet (bus, RFK_DBUS_INTERFACE, "SetAirplaneMode",
+                             g_variant_new ("(b)",
+                                            action == RFK_CLI_AIRPLANE_ON),
+                             G_VARIANT_TYPE_UNIT, &local_error);
+      if (reply != NULL || !is_not_ready (local_error))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return reply;
+        }
+      if (g_get_monotonic_time () >= give_up)
+        {
+          g_dbus_error_strip_remote_error (local_error);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                       _("the running applet is still not ready after %d "
+                         "seconds (%s)"), NOT_READY_WAIT_MS / 1000,
+                       local_error->message);
+          return NULL;
+        }
+      g_usleep (NOT_READY_RETRY_MS * 1000);
+    }
 }
 
 /* Asks the running applet (rfk-remote.h) to do it. */
@@ -120,18 +193,11 @@ ask_applet (const char *device_path, RfkCliAirplane action,
     }
   g_variant_get (reply, "(v)", &device);
   if (!g_variant_is_of_type (device, G_VARIANT_TYPE_STRING)
-      || g_strcmp0 (g_variant_get_string (device, NULL), device_path) != 0)
+      || !same_device (device_path, g_variant_get_string (device, NULL)))
     return ASKED_NOBODY;
   g_clear_pointer (&reply, g_variant_unref);
 
-  if (action == RFK_CLI_AIRPLANE_TOGGLE)
-    reply = call_applet (bus, RFK_DBUS_INTERFACE, "ToggleAirplaneMode", NULL,
-                         G_VARIANT_TYPE ("(b)"), &local_error);
-  else
-    reply = call_applet (bus, RFK_DBUS_INTERFACE, "SetAirplaneMode",
-                         g_variant_new ("(b)",
-                                        action == RFK_CLI_AIRPLANE_ON),
-                         G_VARIANT_TYPE_UNIT, &local_error);
+  reply = call_airplane (bus, action, &local_error);
   if (reply != NULL)
     {
       if (action == RFK_CLI_AIRPLANE_TOGGLE)
@@ -170,9 +236,10 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   g_autoptr (RfkNmRadios) nm_radios = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (RfkStateLock) lock = NULL;
   Wait wait = { 0 };
   gboolean enable = action == RFK_CLI_AIRPLANE_ON;
-  int lock_fd, status;
+  int status;
 
   if (device_path == NULL)
     device_path = RFK_DEFAULT_DEVICE;
@@ -186,33 +253,34 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
       break;
     }
 
-  /* Nobody else writes the list while we read, decide and write it. */
-  lock_fd = rfk_airplane_store_lock (&error);
-  if (lock_fd < 0)
+  /* Nobody else writes the list while we read, decide and write it: an
+   * applet starting meanwhile waits for us (rfk-state-file.h). */
+  lock = rfk_state_file_lock (&error);
+  if (lock == NULL)
     return rfk_cli_fail ("%s", error->message);
   manager = rfk_cli_open_manager (device_path, FALSE);
   if (manager == NULL)
-    {
-      close (lock_fd);
-      return 1;
-    }
+    return 1;
 
-  enable = action == RFK_CLI_AIRPLANE_ON
-           || (action == RFK_CLI_AIRPLANE_TOGGLE
-               && !rfk_manager_get_airplane_mode (manager));
   /* NetworkManager follows, as with the applet (rfk-nm-radios.h). */
   system_bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
   if (system_bus != NULL)
     nm_radios = rfk_nm_radios_new (manager, system_bus);
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb, &wait);
+  /* The same entry points as the applet's doors (RULES.md). */
+  if (action == RFK_CLI_AIRPLANE_TOGGLE)
+    rfk_manager_toggle_airplane_mode_async (manager, NULL, done_cb, &wait);
+  else
+    rfk_manager_set_airplane_mode_async (manager, enable, NULL, done_cb,
+                                         &wait);
   g_main_loop_run (loop);
+  if (action == RFK_CLI_AIRPLANE_TOGGLE)
+    enable = wait.enabled;
   if (nm_radios != NULL)
     rfk_nm_radios_flush (nm_radios, 5000);
 
   status = report (RFK_CLI_AIRPLANE_ON, enable, wait.error);
   g_clear_error (&wait.error);
-  close (lock_fd);
   return status;
 }

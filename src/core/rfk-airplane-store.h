@@ -4,9 +4,10 @@
  * Turning airplane mode on records every counted radio's soft state,
  * keyed by its stable identity (rfk_device_dup_key) so a radio re-added
  * under a new kernel index or name is still recognised.  The file lives in
- * $XDG_STATE_HOME/rfkill-applet/ so the CLI and the applet share it and it
- * survives restarts and crashes.  It is re-read for every decision, never
- * cached, because another process may have changed it.
+ * $XDG_STATE_HOME/rfkill-applet/ (rfk-state-file.h) so the CLI and the
+ * applet share it and it survives restarts and crashes.  It is re-read
+ * for every decision, never cached, because another process may have
+ * changed it.
  */
 #pragma once
 
@@ -30,19 +31,14 @@ void rfk_airplane_store_free (RfkAirplaneStore *store);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkAirplaneStore, rfk_airplane_store_free)
 
 /* A missing file is an empty store.  An unreadable or corrupt one is an
- * error naming the path (G_KEY_FILE_ERROR when corrupt); callers must
- * never act as if it were empty. */
+ * error naming the path (G_KEY_FILE_ERROR when corrupt, and only for a
+ * regular file: see rfk_state_file_load()); callers must never act as if
+ * it were empty.  Changes nothing on disk. */
 RfkAirplaneStore *rfk_airplane_store_load (GError **error);
-/* Atomic (write temp file + rename): every reader, and a restart after a
- * crash, sees the new list on return.  On disk (fsync) shortly after,
- * from a worker thread, so that airplane mode does not wait for the disk;
- * see the comment in rfk-airplane-store.c for what a power loss in that
- * window means. */
+/* Atomic, its contents on disk on return (rfk_state_file_write()).  A
+ * writer holds rfk_state_file_lock() from its load to its save. */
 gboolean rfk_airplane_store_save (const RfkAirplaneStore *store,
                                   GError **error);
-/* Waits until every list saved so far is on disk; FALSE if an fsync
- * failed (already logged).  For a program about to exit. */
-gboolean rfk_airplane_store_wait_durable (void);
 
 void rfk_airplane_store_remember (RfkAirplaneStore *store, const char *key,
                                   gboolean soft_blocked);
@@ -51,11 +47,5 @@ gboolean rfk_airplane_store_lookup (const RfkAirplaneStore *store,
                                     const char *key,
                                     gboolean *out_soft_blocked);
 void rfk_airplane_store_clear (RfkAirplaneStore *store);
-
-/* An exclusive flock() on a lock file next to the list, for a program
- * that reads, decides and writes it while the applet is not running (the
- * applet is the only writer otherwise).  Waits for the lock; returns the
- * fd to close() to release it, or -1 with error. */
-int rfk_airplane_store_lock (GError **error);
 
 G_END_DECLS

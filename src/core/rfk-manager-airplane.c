@@ -20,9 +20,9 @@
 
 #include "rfk-manager-private.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
+
+#include "rfk-state-file.h"
 
 typedef struct {
   GArray *radios;     /* RfkPolicyRadio */
@@ -93,27 +93,71 @@ set_airplane_error (RfkManager *self, GError *error)
   g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_ERROR_CHANGED], 0);
 }
 
+/*
+ * Every decision that reads the list and may write it holds the state
+ * lock (rfk-state-file.h) from the read to the write, as the CLI does, so
+ * that neither decides on a list the other is replacing.  A reader
+ * (--list) writes nothing and takes none.  It is held for the load, the
+ * plan and the save, not while the kernel answers.
+ */
+static gboolean
+lock_list (RfkManager *self, RfkStateLock **out_lock, GError **error)
+{
+  *out_lock = NULL;
+  if (self->read_only)
+    return TRUE;
+  *out_lock = rfk_state_file_lock (error);
+  return *out_lock != NULL;
+}
+
+/* For decisions no caller waits for: said, and left to the next event. */
+static gboolean
+lock_list_or_warn (RfkManager *self, RfkStateLock **out_lock)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (lock_list (self, out_lock, &error))
+    return TRUE;
+  g_warning ("%s", error->message);
+  return FALSE;
+}
+
 /* A list we cannot parse is moved aside for inspection, and a marker
  * takes its place: until airplane mode is turned on again, turning it
- * off refuses, rather than turning every radio on. */
+ * off refuses, rather than turning every radio on.  A marker that cannot
+ * be saved is kept in memory instead: without it, the next "off" would
+ * find no list at all and turn every radio on. */
 static void
 keep_corrupt_store (RfkManager *self, const char *path)
 {
-  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
-  g_autofree char *copy = g_strdup_printf ("%s.corrupt-%s", path, stamp);
   g_autoptr (RfkAirplaneStore) marker = rfk_airplane_store_new ();
+  g_autoptr (RfkAirplaneStore) again = NULL;
+  g_autoptr (RfkStateLock) lock = NULL;
   g_autoptr (GError) error = NULL;
+  g_autofree char *copy = NULL;
 
-  if (g_rename (path, copy) < 0)
+  /* Moving it is a write: under the lock, and only if it is still the
+   * corrupt file (the caller may have read it without the lock). */
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  again = rfk_airplane_store_load (&error);
+  if (again != NULL || error->domain != G_KEY_FILE_ERROR)
+    return;
+  g_clear_error (&error);
+  copy = rfk_state_file_quarantine (path, &error);
+  if (copy == NULL)
     {
-      g_warning (_("Cannot move %s aside: %s"), path, g_strerror (errno));
+      g_warning (_("Cannot move %s aside: %s"), path, error->message);
       return;  /* still corrupt, so still reported */
     }
   marker->active = TRUE;
   marker->corrupt_copy = g_strdup (copy);
   if (!rfk_airplane_store_save (marker, &error))
-    g_warning ("%s", error->message);
+    {
+      g_warning ("%s", error->message);
+      g_free (self->unrecorded_copy);
+      self->unrecorded_copy = g_steal_pointer (&copy);
+    }
 }
 
 static GError *
@@ -133,12 +177,39 @@ load_store (RfkManager *self, GError **error)
   g_autoptr (GError) local_error = NULL;
   RfkAirplaneStore *store = rfk_airplane_store_load (&local_error);
 
+  /* A reader (--list) says so and moves nothing. */
+  if (store == NULL && local_error->domain == G_KEY_FILE_ERROR
+      && self->read_only)
+    {
+      g_autofree char *path = rfk_airplane_store_dup_path ();
+      GError *corrupt = g_error_new (G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                                     _("The list of radios to restore, %s, "
+                                       "is corrupt; airplane mode cannot be "
+                                       "turned off from it (%s)"),
+                                     path, local_error->message);
+
+      set_airplane_error (self, g_error_copy (corrupt));
+      g_propagate_error (error, corrupt);
+      return NULL;
+    }
   if (store == NULL && local_error->domain == G_KEY_FILE_ERROR)
     {
       g_autofree char *path = rfk_airplane_store_dup_path ();
 
       keep_corrupt_store (self, path);
       store = rfk_airplane_store_load (NULL);
+    }
+  /* The marker we could not save, as if it were on disk; an active list
+   * there is a new one, saved since by another program. */
+  if (store != NULL && self->unrecorded_copy != NULL)
+    {
+      if (store->active && store->corrupt_copy == NULL)
+        g_clear_pointer (&self->unrecorded_copy, g_free);
+      else if (store->corrupt_copy == NULL)
+        {
+          store->active = TRUE;
+          store->corrupt_copy = g_strdup (self->unrecorded_copy);
+        }
     }
   if (store == NULL)
     {
@@ -194,12 +265,19 @@ void
 rfk_manager_airplane_start (RfkManager *self, Request *request,
                             gboolean enabled)
 {
+  g_autoptr (RfkStateLock) lock = NULL;
   g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
   GError *error = NULL;
 
   /* Ours decides what a deferred decision about others would have. */
   g_clear_handle_id (&self->flap_source, g_source_remove);
+  if (!lock_list (self, &lock, &error))
+    {
+      set_airplane_error (self, g_error_copy (error));
+      rfk_request_finish (request, error);  /* blocked nothing */
+      return;
+    }
   store = load_store (self, &error);
   if (store == NULL)
     {
@@ -226,6 +304,7 @@ rfk_manager_airplane_start (RfkManager *self, Request *request,
           rfk_request_finish (request, error);  /* blocked nothing */
           return;
         }
+      g_clear_pointer (&self->unrecorded_copy, g_free);
       set_airplane_error (self, NULL);
     }
   if (rfk_request_apply_plan (request, plan))
@@ -236,8 +315,9 @@ void
 rfk_manager_airplane_finished (RfkManager *self, RequestKind kind)
 {
   g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
+  g_autoptr (RfkStateLock) lock = NULL;
 
-  if (kind == REQUEST_AIRPLANE_OFF)
+  if (kind == REQUEST_AIRPLANE_OFF && lock_list_or_warn (self, &lock))
     {
       save_store (self, empty);  /* restored: forget */
       g_hash_table_remove_all (self->newcomers);
@@ -250,17 +330,24 @@ rfk_manager_airplane_finished (RfkManager *self, RequestKind kind)
 void
 rfk_manager_airplane_on_ready (RfkManager *self)
 {
+  g_autoptr (RfkStateLock) lock = NULL;
   g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkAirplaneStore) empty = NULL;
 
+  /* A reader (--list) changes nothing, the list included; nor does a
+   * start that finds nothing to drop (not even the lock file). */
+  if (store == NULL || !store->active || store->corrupt_copy != NULL
+      || self->read_only || rfk_manager_compute_airplane_mode (self, NULL))
+    return;
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  /* Decided again under the lock: another writer may have been first. */
+  g_clear_pointer (&store, rfk_airplane_store_free);
+  store = load_store (self, NULL);
   if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
-  /* A reader (--list) changes nothing, the list included. */
-  if (!self->read_only && !rfk_manager_compute_airplane_mode (self, NULL))
-    {
-      g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
-
-      save_store (self, empty);
-    }
+  empty = rfk_airplane_store_new ();
+  save_store (self, empty);
 }
 
 /* Airplane mode holds for every counted radio but device. */
@@ -276,9 +363,13 @@ holds_for_others (RfkManager *self, RfkDevice *device)
 static void
 keep_newcomer_off (RfkManager *self, RfkDevice *device)
 {
-  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkStateLock) lock = NULL;
+  g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  store = load_store (self, NULL);
   if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
   plan = plan_now (self, RFK_POLICY_RADIOS_ADDED, store, FALSE);
@@ -360,9 +451,13 @@ every_counted_radio_on (RfkManager *self)
 static void
 ended_elsewhere (RfkManager *self)
 {
-  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkStateLock) lock = NULL;
+  g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  store = load_store (self, NULL);
   if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
   g_hash_table_remove_all (self->newcomers);
@@ -382,9 +477,13 @@ ended_elsewhere (RfkManager *self)
 static void
 entered_elsewhere (RfkManager *self)
 {
-  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkStateLock) lock = NULL;
+  g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  store = load_store (self, NULL);
   if (store == NULL || store->active)
     return;
   plan = plan_now (self, RFK_POLICY_ON, store, TRUE);
@@ -542,9 +641,13 @@ rfk_manager_airplane_wanted (RfkManager *self)
 void
 rfk_manager_airplane_forget_list (RfkManager *self)
 {
-  g_autoptr (RfkAirplaneStore) store = load_store (self, NULL);
+  g_autoptr (RfkStateLock) lock = NULL;
+  g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplaneStore) empty = NULL;
 
+  if (!lock_list_or_warn (self, &lock))
+    return;
+  store = load_store (self, NULL);
   if (store == NULL || !store->active || store->corrupt_copy != NULL)
     return;
   empty = rfk_airplane_store_new ();
@@ -585,11 +688,14 @@ rfk_manager_airplane_drop_stale (RfkManager *self)
 void
 rfk_manager_airplane_types_changed (RfkManager *self)
 {
+  g_autoptr (RfkStateLock) lock = NULL;
   g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
   if (self->state != RFK_MANAGER_STATE_READY || self->airplane_ops > 0
       || !self->airplane_mode)
+    return;
+  if (!lock_list_or_warn (self, &lock))
     return;
   store = load_store (self, NULL);
   if (store == NULL || !store->active || store->corrupt_copy != NULL)

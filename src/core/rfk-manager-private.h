@@ -117,6 +117,10 @@ struct _RfkManager
   guint ended_settle_source;
   GHashTable *newcomers;      /* idx set: plugged in during airplane mode */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
+  /* A corrupt list moved aside whose marker could not be saved: the list
+   * is unknown all the same, so this process remembers it, until
+   * airplane mode is turned on again (rfk-manager-airplane.c). */
+  char *unrecorded_copy;
 
   /* Pending writes (rfk-manager-requests.c).  Every idx is claimed by at
    * most one request: a newer request for the same radio supersedes. */
@@ -130,6 +134,9 @@ struct _RfkManager
   GHashTable *written;
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
+  /* The newest request a caller made (radio, type or airplane mode): an
+   * airplane request joins one in flight only while it is this one. */
+  guint newest_caller_request;
   guint airplane_ops;     /* airplane requests in flight */
   RfkManagerTiming timing;
   gboolean sweep_in_batch;    /* the current batch already swept */
@@ -150,7 +157,15 @@ struct _Request
   guint timeout_source;
   GSource *cancel_source;
   gboolean refused;       /* timed out on radios that refused */
+  /* Callers of the same airplane change who came after the first, or
+   * whose request a newer one for the same state took over: each gets
+   * this request's outcome (GTask *, owned). */
+  GPtrArray *joined;
 };
+
+/* How many callers may wait on one airplane request besides its own; the
+ * next identical one is refused with G_IO_ERROR_BUSY (RULES.md). */
+#define RFK_MAX_JOINED 1024
 
 enum {
   SIGNAL_DEVICE_ADDED,
@@ -204,7 +219,15 @@ void rfk_request_check_confirmed (RfkManager *self, guint32 idx,
                                   RfkDevice *device);
 void rfk_request_status (RfkManager *self, int status);
 void rfk_requests_fail_all (RfkManager *self, const char *message);
-gboolean rfk_requests_supersede_airplane (RfkManager *self);
+/* Requests of another airplane change are superseded as a whole.  The
+ * callers of one for the same state (kind) move to handover, to be given
+ * the newer request's outcome; the others are told "Superseded".  TRUE if
+ * one of them was "off". */
+gboolean rfk_requests_supersede_airplane (RfkManager *self, RequestKind kind,
+                                          GPtrArray *handover);
+/* The airplane request of kind that a new identical one may join: live,
+ * and no caller's request came after it.  NULL if none. */
+Request *rfk_requests_joinable (RfkManager *self, RequestKind kind);
 /* Writes still in flight that no request waits for any more (their
  * request was superseded and the next one failed at once) get a request
  * of their own, so that a radio that refuses is still found out. */

@@ -61,8 +61,18 @@ request_free (Request *request)
       g_clear_pointer (&request->cancel_source, g_source_unref);
     }
   g_clear_object (&request->task);
+  g_ptr_array_unref (request->joined);
   g_hash_table_unref (request->wanted);
   g_free (request);
+}
+
+static void
+task_return (GTask *task, const GError *error)
+{
+  if (error != NULL)
+    g_task_return_error (task, g_error_copy (error));
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 /* Completes request; takes error.  Re-derives state since claims moved. */
@@ -93,7 +103,10 @@ rfk_request_finish (Request *request, GError *error)
                                "them");
 
       rfk_manager_airplane_finished (self, kind);
-      if (rfk_manager_compute_airplane_mode (self, NULL))
+      /* Still held with every radio restored as it was (all of them off
+       * before airplane mode) is no failure; held by a switch is. */
+      if (rfk_manager_compute_airplane_mode (self, NULL)
+          && self->n_counted > self->n_counted_on + self->n_counted_soft_only)
         {
           /* A refusal keeps its message and code, after the switch. */
           if (error != NULL)
@@ -104,12 +117,15 @@ rfk_request_finish (Request *request, GError *error)
         }
     }
 
-  if (request->task != NULL)
+  if (request->task != NULL || request->joined->len > 0)
     {
-      if (error != NULL)
-        g_task_return_error (request->task, error);
-      else
-        g_task_return_boolean (request->task, TRUE);
+      /* Callbacks run from here may send new requests: this one is no
+       * longer live, so none of them can join it. */
+      if (request->task != NULL)
+        task_return (request->task, error);
+      for (guint i = 0; i < request->joined->len; i++)
+        task_return (request->joined->pdata[i], error);
+      g_clear_error (&error);
     }
   /* Superseded by the user's own request: nothing went wrong. */
   else if (error != NULL
@@ -243,10 +259,12 @@ rfk_request_new (RfkManager *self, RequestKind kind,
   request->id = ++self->next_request_id;
   request->kind = kind;
   request->wanted = g_hash_table_new (NULL, NULL);
+  request->joined = g_ptr_array_new_with_free_func (g_object_unref);
   if (kind != REQUEST_ENFORCE && kind != REQUEST_ORPHANS)
     {
       request->task = g_task_new (self, cancellable, callback, user_data);
       g_task_set_source_tag (request->task, source_tag);
+      self->newest_caller_request = request->id;
     }
   if (cancellable != NULL)
     {
@@ -533,10 +551,26 @@ rfk_requests_fail_all (RfkManager *self, const char *message)
   g_queue_clear (&self->status_waiters);
 }
 
-/* Requests of another airplane change are superseded as a whole.  TRUE
- * if one of them was "off". */
+/* A caller moves to the newer request for the same state: nothing went
+ * wrong for it.  One with a cancellable stays, since its cancellation is
+ * tied to the request it made. */
+static gboolean
+hand_over (Request *request, GPtrArray *handover)
+{
+  if (request->task != NULL
+      && g_task_get_cancellable (request->task) != NULL)
+    return FALSE;
+  if (request->task != NULL)
+    g_ptr_array_add (handover, g_steal_pointer (&request->task));
+  while (request->joined->len > 0)
+    g_ptr_array_add (handover,
+                     g_ptr_array_steal_index (request->joined, 0));
+  return TRUE;
+}
+
 gboolean
-rfk_requests_supersede_airplane (RfkManager *self)
+rfk_requests_supersede_airplane (RfkManager *self, RequestKind kind,
+                                 GPtrArray *handover)
 {
   GList *l = self->requests;
   gboolean was_off = FALSE;
@@ -544,22 +578,32 @@ rfk_requests_supersede_airplane (RfkManager *self)
   while (l != NULL)
     {
       Request *request = l->data;
+      GError *error;
 
       l = l->next;
-      if (request->kind == REQUEST_AIRPLANE_ON
-          || request->kind == REQUEST_AIRPLANE_OFF)
-        {
-          was_off |= request->kind == REQUEST_AIRPLANE_OFF;
-          rfk_request_finish (request,
-                              g_error_new_literal (G_IO_ERROR,
-                                                   G_IO_ERROR_CANCELLED,
-                                                   _("Superseded by a newer "
-                                                     "airplane-mode "
-                                                     "request")));
-          l = self->requests;  /* the list changed under us */
-        }
+      if (request->kind != REQUEST_AIRPLANE_ON
+          && request->kind != REQUEST_AIRPLANE_OFF)
+        continue;
+      was_off |= request->kind == REQUEST_AIRPLANE_OFF;
+      if (request->kind == kind && hand_over (request, handover))
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     "handed over");  /* told to nobody */
+      else
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("Superseded by a newer "
+                                       "airplane-mode request"));
+      rfk_request_finish (request, error);
+      l = self->requests;  /* the list changed under us */
     }
   return was_off;
+}
+
+Request *
+rfk_requests_joinable (RfkManager *self, RequestKind kind)
+{
+  Request *request = request_lookup_id (self, self->newest_caller_request);
+
+  return request != NULL && request->kind == kind ? request : NULL;
 }
 
 void

@@ -15,6 +15,7 @@
 
 #include "rfk-identity.h"
 #include "rfk-refusals.h"
+#include "rfk-state-file.h"
 #include "rfk-transport.h"
 
 guint rfk_manager_signals[N_SIGNALS];
@@ -461,8 +462,8 @@ rfk_manager_finalize (GObject *object)
   RfkManager *self = RFK_MANAGER (object);
 
   rfk_requests_free_all (self);
-  /* The restore list we saved must outlive us, power loss included. */
-  rfk_airplane_store_wait_durable ();
+  /* main() waits for this too: a manager may outlive it. */
+  rfk_state_file_wait_durable ();
   if (self->fd >= 0)
     close (self->fd);
   g_ptr_array_unref (self->sorted);
@@ -474,6 +475,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->newcomers);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
+  g_free (self->unrecorded_copy);
   g_free (self->device_path);
   G_OBJECT_CLASS (rfk_manager_parent_class)->finalize (object);
 }
@@ -657,6 +659,36 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
   rfk_manager_airplane_request_end (self, held);
 }
 
+/* The radio's soft state as the requests in flight leave it. */
+static gboolean
+soft_wanted (RfkManager *self, RfkDevice *device)
+{
+  gpointer value;
+
+  if (g_hash_table_lookup_extended (self->inflight,
+                                    GUINT_TO_POINTER (device->idx), NULL,
+                                    &value))
+    return GPOINTER_TO_INT (value) - 1;
+  return device->soft;
+}
+
+/* A menu click: the opposite of where the earlier requests leave the
+ * radio, so that a quick second click undoes the first. */
+void
+rfk_manager_toggle_blocked_async (RfkManager *self, guint32 idx,
+                                  GCancellable *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer user_data)
+{
+  RfkDevice *device;
+
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  device = rfk_manager_lookup (self, idx);
+  rfk_manager_set_blocked_async (self, idx,
+                                 device != NULL && !soft_wanted (self, device),
+                                 cancellable, callback, user_data);
+}
+
 gboolean
 rfk_manager_set_blocked_finish (RfkManager *self, GAsyncResult *result,
                                 GError **error)
@@ -732,38 +764,84 @@ rfk_manager_get_airplane_mode_wanted (RfkManager *self)
   return rfk_manager_airplane_wanted (self);
 }
 
+/*
+ * Every door that asks for airplane mode comes here (RULES.md, "Order"):
+ * the menu, the middle click, our D-Bus methods and properties, gsd's
+ * object and the CLI.  A request for the state the newest request in
+ * flight is already reaching joins it when carrying it out again would
+ * change nothing, so identical callers all succeed and a flood of them
+ * writes and saves nothing more.  Once any other
+ * request came in between, the state the earlier ones leave may differ,
+ * so it is planned anew; callers of an older request for the same state
+ * then wait for the new one instead of being told "Superseded".
+ */
+static void
+request_airplane (RfkManager *self, gboolean enabled,
+                  GCancellable *cancellable, GAsyncReadyCallback callback,
+                  gpointer user_data)
+{
+  RequestKind kind = enabled ? REQUEST_AIRPLANE_ON : REQUEST_AIRPLANE_OFF;
+  g_autoptr (GPtrArray) handover = NULL;
+  Request *request;
+  GTask *task;
+
+  if (self->state != RFK_MANAGER_STATE_READY || self->n_counted == 0)
+    {
+      g_autoptr (GTask) failed = g_task_new (self, cancellable, callback,
+                                             user_data);
+
+      g_task_set_source_tag (failed, rfk_manager_set_airplane_mode_async);
+      if (check_ready (self, failed))
+        g_task_return_new_error (failed, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                 _("There is no radio on %s to switch"),
+                                 self->device_path);
+      return;
+    }
+
+  /* "On" again changes nothing; "off" again does only while airplane
+   * mode, as the first leaves it, no longer holds (else it unblocks every
+   * radio the first one restored as off). */
+  request = cancellable == NULL ? rfk_requests_joinable (self, kind) : NULL;
+  if (request != NULL && (enabled || !rfk_manager_airplane_wanted (self)))
+    {
+      task = g_task_new (self, NULL, callback, user_data);
+      g_task_set_source_tag (task, rfk_manager_set_airplane_mode_async);
+      g_task_set_task_data (task, GINT_TO_POINTER (enabled), NULL);
+      if (request->joined->len >= RFK_MAX_JOINED)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_BUSY,
+                                   _("Too many callers are already waiting "
+                                     "for this airplane-mode change"));
+          g_object_unref (task);
+          return;
+        }
+      g_ptr_array_add (request->joined, task);
+      return;
+    }
+
+  handover = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Off came before: its list is spent, whatever the kernel answered. */
+  if (rfk_requests_supersede_airplane (self, kind, handover))
+    rfk_manager_airplane_forget_list (self);
+  request = rfk_request_new (self, kind, cancellable, callback, user_data,
+                             rfk_manager_set_airplane_mode_async);
+  g_task_set_task_data (request->task, GINT_TO_POINTER (enabled), NULL);
+  while (handover->len > 0)
+    g_ptr_array_add (request->joined,
+                     g_ptr_array_steal_index (handover, 0));
+  rfk_manager_airplane_start (self, request, enabled);
+  rfk_requests_adopt_orphans (self);
+}
+
 void
 rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
                                      GCancellable *cancellable,
                                      GAsyncReadyCallback callback,
                                      gpointer user_data)
 {
-  Request *request;
-
   g_return_if_fail (RFK_IS_MANAGER (self));
-
-  if (self->state != RFK_MANAGER_STATE_READY || self->n_counted == 0)
-    {
-      g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
-                                           user_data);
-
-      g_task_set_source_tag (task, rfk_manager_set_airplane_mode_async);
-      if (check_ready (self, task))
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                                 _("There is no radio on %s to switch"),
-                                 self->device_path);
-      return;
-    }
-
-  /* Off came before: its list is spent, whatever the kernel answered. */
-  if (rfk_requests_supersede_airplane (self))
-    rfk_manager_airplane_forget_list (self);
-  request = rfk_request_new (self, enabled ? REQUEST_AIRPLANE_ON
-                                           : REQUEST_AIRPLANE_OFF,
-                             cancellable, callback, user_data,
-                             rfk_manager_set_airplane_mode_async);
-  rfk_manager_airplane_start (self, request, enabled);
-  rfk_requests_adopt_orphans (self);
+  request_airplane (self, enabled != FALSE, cancellable, callback,
+                    user_data);
 }
 
 gboolean
@@ -772,6 +850,33 @@ rfk_manager_set_airplane_mode_finish (RfkManager *self, GAsyncResult *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Judged at arrival by what the earlier requests leave: two quick
+ * toggles, from any doors, end where they began. */
+void
+rfk_manager_toggle_airplane_mode_async (RfkManager *self,
+                                        GCancellable *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer user_data)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  request_airplane (self, !rfk_manager_airplane_wanted (self), cancellable,
+                    callback, user_data);
+}
+
+gboolean
+rfk_manager_toggle_airplane_mode_finish (RfkManager *self,
+                                         GAsyncResult *result,
+                                         gboolean *out_enabled,
+                                         GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  if (out_enabled != NULL)
+    *out_enabled = GPOINTER_TO_INT (g_task_get_task_data (G_TASK (result)));
+  return TRUE;
 }
 
 const GError *

@@ -60,6 +60,12 @@ void rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
 gboolean rfk_manager_set_blocked_finish (RfkManager *self,
                                          GAsyncResult *result,
                                          GError **error);
+/* The opposite of the state the requests before this one leave the
+ * radio in (a menu click).  Finish with rfk_manager_set_blocked_finish. */
+void rfk_manager_toggle_blocked_async (RfkManager *self, guint32 idx,
+                                       GCancellable *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer user_data);
 
 /* Every radio of type (gsd's BluetoothAirplaneMode, WwanAirplaneMode),
  * in one request: each radio is judged by the state the requests before
@@ -93,6 +99,18 @@ void rfk_manager_set_airplane_mode_async (RfkManager *self, gboolean enabled,
 gboolean rfk_manager_set_airplane_mode_finish (RfkManager *self,
                                                GAsyncResult *result,
                                                GError **error);
+/* The opposite of airplane mode as the requests before this one leave it
+ * (rfk_manager_get_airplane_mode_wanted()); out_enabled: the state it
+ * asked for.  These two and set_airplane_mode are the one way in for
+ * every door (RULES.md): identical requests in a row join. */
+void rfk_manager_toggle_airplane_mode_async (RfkManager *self,
+                                             GCancellable *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer user_data);
+gboolean rfk_manager_toggle_airplane_mode_finish (RfkManager *self,
+                                                  GAsyncResult *result,
+                                                  gboolean *out_enabled,
+                                                  GError **error);
 
 /* Why the restore list cannot be used (corrupt: moved aside and named;
  * unreadable), NULL when fine.  See "airplane-error-changed". */

@@ -15,8 +15,6 @@
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
 #define HOSTNAMED_NAME "org.freedesktop.hostname1"
 
-typedef struct _AirplaneCall AirplaneCall;
-
 /* One object we serve: its registration and the values last announced. */
 typedef struct {
   char *path;
@@ -35,7 +33,6 @@ struct _RfkDBusService
   RfkDBusModel model;           /* manager and settings owned */
   GCancellable *cancellable;
   guint sync_id;
-  AirplaneCall *airplane_call;  /* the newest request in flight */
 };
 
 G_DEFINE_FINAL_TYPE (RfkDBusService, rfk_dbus_service, G_TYPE_OBJECT)
@@ -104,66 +101,35 @@ return_error (GDBusMethodInvocation *invocation, const GError *error)
                                               error->message);
 }
 
-/*
- * One airplane-mode request to the manager and every call waiting for it:
- * calls that ask for the state already being reached join the request in
- * flight instead of superseding it, so two clients asking for the same
- * thing both succeed.  A call for the opposite state supersedes it, and
- * the calls it overrode fail with the manager's reason.
- */
-struct _AirplaneCall {
-  RfkDBusService *self;     /* owned while in flight */
-  gboolean enable;
-  GPtrArray *invocations;   /* GDBusMethodInvocation*, each returned once */
-};
-
+/* Identical airplane requests in a row are joined by the manager, not
+ * here: every door gets the same rule (RULES.md). */
 static void
 airplane_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  AirplaneCall *call = user_data;
+  GDBusMethodInvocation *invocation = user_data;
   g_autoptr (GError) error = NULL;
 
-  rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result, &error);
-  if (call->self->airplane_call == call)
-    call->self->airplane_call = NULL;
-  for (guint i = 0; i < call->invocations->len; i++)
-    {
-      GDBusMethodInvocation *invocation = call->invocations->pdata[i];
-
-      if (error != NULL)
-        return_error (invocation, error);
-      /* ToggleAirplaneMode answers with the state reached. */
-      else if (g_str_equal (g_dbus_method_invocation_get_method_name (
-                              invocation), "ToggleAirplaneMode"))
-        g_dbus_method_invocation_return_value (
-          invocation, g_variant_new ("(b)", call->enable));
-      else
-        g_dbus_method_invocation_return_value (invocation, NULL);
-    }
-  g_ptr_array_unref (call->invocations);
-  g_object_unref (call->self);
-  g_free (call);
+  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
+                                             &error))
+    return_error (invocation, error);
+  else
+    g_dbus_method_invocation_return_value (invocation, NULL);
 }
 
+/* ToggleAirplaneMode answers with the state it asked for. */
 static void
-set_airplane_mode (RfkDBusService *self, gboolean enable,
-                   GDBusMethodInvocation *invocation)
+toggle_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  AirplaneCall *call = self->airplane_call;
+  GDBusMethodInvocation *invocation = user_data;
+  g_autoptr (GError) error = NULL;
+  gboolean enabled;
 
-  if (call != NULL && call->enable == enable)
-    {
-      g_ptr_array_add (call->invocations, invocation);
-      return;
-    }
-  call = g_new0 (AirplaneCall, 1);
-  call->self = g_object_ref (self);
-  call->enable = enable;
-  call->invocations = g_ptr_array_new ();
-  g_ptr_array_add (call->invocations, invocation);
-  self->airplane_call = call;
-  rfk_manager_set_airplane_mode_async (self->model.manager, enable, NULL,
-                                       airplane_done_cb, call);
+  if (!rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source), result,
+                                                &enabled, &error))
+    return_error (invocation, error);
+  else
+    g_dbus_method_invocation_return_value (invocation,
+                                           g_variant_new ("(b)", enabled));
 }
 
 static void
@@ -205,19 +171,17 @@ method_call_cb (GDBusConnection *connection, const char *sender,
   if (!ready_or_fail (self, invocation))
     return;
 
-  if (g_str_equal (method_name, "SetAirplaneMode")
-      || g_str_equal (method_name, "ToggleAirplaneMode"))
+  if (g_str_equal (method_name, "SetAirplaneMode"))
     {
       gboolean enable;
 
-      if (g_str_equal (method_name, "SetAirplaneMode"))
-        g_variant_get (parameters, "(b)", &enable);
-      else
-        /* From where a request still in flight goes, so that a quick
-         * second toggle undoes the first. */
-        enable = !rfk_manager_get_airplane_mode_wanted (manager);
-      set_airplane_mode (self, enable, invocation);
+      g_variant_get (parameters, "(b)", &enable);
+      rfk_manager_set_airplane_mode_async (manager, enable, NULL,
+                                           airplane_done_cb, invocation);
     }
+  else if (g_str_equal (method_name, "ToggleAirplaneMode"))
+    rfk_manager_toggle_airplane_mode_async (manager, NULL, toggle_done_cb,
+                                            invocation);
   else if (g_str_equal (method_name, "SetRadioBlocked"))
     {
       guint32 idx;

@@ -198,6 +198,23 @@ radio_action_free (RadioAction *action)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RadioAction, radio_action_free)
 
+/* What the menu's requests still in flight leave the radio in: the last
+ * note for it, else the kernel's state.  A toggle asks for the opposite
+ * (rfk_manager_toggle_blocked_async()).  A request from another door in
+ * flight is not seen here, and then the summary names the wrong way. */
+static gboolean
+radio_left_blocked (RfkMenu *self, const RfkDevice *device)
+{
+  for (GList *l = self->radio_actions.tail; l != NULL; l = l->prev)
+    {
+      RadioAction *action = l->data;
+
+      if (action->idx == device->idx)
+        return action->blocked;
+    }
+  return device->soft;
+}
+
 static void
 note_request (GtkCheckMenuItem *item, RfkMenu *self)
 {
@@ -207,7 +224,8 @@ note_request (GtkCheckMenuItem *item, RfkMenu *self)
   /* The same reading of the model as the "toggled" handlers below. */
   if (GTK_WIDGET (item) == self->airplane_item)
     {
-      gboolean enabled = !rfk_manager_get_airplane_mode (self->manager);
+      gboolean enabled =
+        !rfk_manager_get_airplane_mode_wanted (self->manager);
 
       g_queue_push_tail (&self->airplane_actions, GINT_TO_POINTER (enabled));
       return;
@@ -219,7 +237,7 @@ note_request (GtkCheckMenuItem *item, RfkMenu *self)
     return;  /* no request is made */
   action = g_new0 (RadioAction, 1);
   action->idx = device->idx;
-  action->blocked = !device->soft;
+  action->blocked = !radio_left_blocked (self, device);
   action->label = rfk_radio_menu_label (device,
                                         rfk_udev_names_lookup (self->names,
                                                                device));
@@ -314,19 +332,20 @@ on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 /*
- * A click flips what the kernel has, not what the check mark shows: the
- * mark may lag the model by one throttled sync, and a middle-click has no
- * mark to look at.  The sync then shows the outcome.
+ * A click flips where the earlier requests leave the radio, not what the
+ * check mark shows nor what the kernel confirmed: the mark may lag the
+ * model by one throttled sync, a middle-click has no mark to look at, and
+ * a quick second click must undo the first.  The sync then shows the
+ * outcome.
  */
 static void
 on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   guint32 idx = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-idx"));
-  RfkDevice *device = rfk_manager_lookup (self->manager, idx);
 
-  if (device != NULL)
-    rfk_manager_set_blocked_async (self->manager, idx, !device->soft, NULL,
-                                   on_radio_written, g_object_ref (self));
+  if (rfk_manager_lookup (self->manager, idx) != NULL)
+    rfk_manager_toggle_blocked_async (self->manager, idx, NULL,
+                                      on_radio_written, g_object_ref (self));
   rfk_menu_queue_sync (self);
 }
 
@@ -335,14 +354,14 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(RfkMenu) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean done;
-  /* Airplane requests end in the order they were made: a newer one
-   * supersedes (ends) the one before. */
-  int enabled = GPOINTER_TO_INT (g_queue_pop_head (&self->airplane_actions));
+  /* Toggles end in the order they were made: each one asks for the
+   * opposite of the one before, which supersedes (ends) it.  The finish
+   * call tells what was asked only on success, so the note says it. */
+  gboolean enabled =
+    GPOINTER_TO_INT (g_queue_pop_head (&self->airplane_actions));
 
-  done = rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                               &error);
-  if (!done)
+  if (!rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source),
+                                                result, NULL, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         report_failure (self,
@@ -356,10 +375,11 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
-  rfk_manager_set_airplane_mode_async (self->manager,
-                                       !rfk_manager_get_airplane_mode (self->manager),
-                                       NULL, on_airplane_written,
-                                       g_object_ref (self));
+  /* The menu item and the middle click (its secondary-activate target)
+   * toggle from where the earlier requests leave airplane mode. */
+  rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
+                                          on_airplane_written,
+                                          g_object_ref (self));
   rfk_menu_queue_sync (self);
 }
 

@@ -439,13 +439,16 @@ def corrupt_restore_list_is_shown_and_kept():
         assert r.returncode == 0, r.stderr
         assert "corrupt" in r.stderr, r.stderr
         assert "AIRPLANE on" in r.stdout, r.stdout
+        # --list changes nothing: the writer that needs the list moves it.
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 1, r
         kept = [n for n in os.listdir(os.path.dirname(fake.state_file))
                 if n.startswith("airplane-mode.ini.corrupt-")]
         assert len(kept) == 1, kept
         with open(os.path.join(os.path.dirname(fake.state_file),
                                kept[0])) as f:
             assert f.read() == "[radios\ngarbage"
-        # Never "unblock everything".
+        # Never "unblock everything", the next time either.
         r = fake.applet("--device", fake.sock, "--airplane", "off")
         assert r.returncode == 1, r
         assert kept[0] in r.stderr, r.stderr
@@ -466,10 +469,19 @@ XML = """<node><interface name='io.github.rfkill_applet.RfkillApplet'>
 <method name='SetAirplaneMode'><arg type='b' direction='in'/></method>
 <method name='ToggleAirplaneMode'><arg type='b' direction='out'/></method>
 </interface></node>"""
+not_ready = [0]
 def call(conn, sender, path, iface, method, params, inv):
     with open(log, "a") as f:
         f.write(method + " " + repr(params.unpack()) + "\n")
-    if answer != "ok":
+    # "notready:N": the applet still starting, for N calls.
+    if answer.startswith("notready:") and \
+            not_ready[0] < int(answer.split(":")[1]):
+        not_ready[0] += 1
+        inv.return_dbus_error("io.github.rfkill_applet.RfkillApplet.Error."
+                              "NotReady", "The rfkill device is not open")
+    elif answer.startswith("notready:"):
+        inv.return_value(None)
+    elif answer != "ok":
         inv.return_dbus_error("io.github.rfkill_applet.RfkillApplet.Error."
                               "Failed", answer)
     elif method == "ToggleAirplaneMode":
@@ -553,6 +565,77 @@ def airplane_does_it_itself_when_the_applet_runs_on_another_device():
             assert fake.soft_states() == {"phy0": "off", "phy1": "off",
                                           "hci0": "off"}
         with_fake_applet(fake, "ok", check, device="/dev/other-rfkill")
+
+
+@test
+def airplane_waits_for_an_applet_still_starting():
+    # At login the CLI may run while the applet opens its device: it is
+    # there, and will write the list itself; the CLI must not.
+    with laptop() as fake:
+        def check(log):
+            r = fake.applet("--device", fake.sock, "--airplane", "on")
+            assert r.returncode == 0, r.stderr
+            with open(log) as f:
+                assert f.read() == "SetAirplaneMode (True,)\n" * 4
+            assert fake.command("writes").split()[0] == "0"
+            assert not os.path.exists(fake.state_file)
+        with_fake_applet(fake, "notready:3", check)
+
+
+@test
+def airplane_gives_up_on_an_applet_that_never_gets_ready():
+    with laptop() as fake:
+        def check(log):
+            r = fake.applet("--device", fake.sock, "--airplane", "on")
+            assert r.returncode == 1, r
+            assert "not ready" in r.stderr, r.stderr
+            assert fake.command("writes").split()[0] == "0"
+            assert not os.path.exists(fake.state_file)
+        with_fake_applet(fake, "notready:1000000", check)
+
+
+@test
+def airplane_knows_the_applets_device_however_spelled():
+    with laptop() as fake:
+        link = os.path.join(fake.dir, "rfkill-link.sock")
+        os.symlink(fake.sock, link)
+        for spelling in (os.path.join(fake.dir, ".", "rfkill.sock"), link):
+            def check(log):
+                r = fake.applet("--device", spelling, "--airplane", "on")
+                assert r.returncode == 0, r.stderr
+                with open(log) as f:
+                    assert f.read() == "SetAirplaneMode (True,)\n", spelling
+                assert fake.command("writes").split()[0] == "0"
+                assert not os.path.exists(fake.state_file)
+                os.unlink(log)
+            with_fake_applet(fake, "ok", check)
+
+
+@test
+def list_changes_nothing_on_disk():
+    # A corrupt list and corrupt refusals: --list says so and moves,
+    # renames and writes nothing.
+    with laptop() as fake:
+        state = os.path.dirname(fake.state_file)
+        os.makedirs(state)
+        with open(fake.state_file, "w") as f:
+            f.write("[radios\ngarbage")
+        with open(os.path.join(state, "refused-radios.ini"), "w") as f:
+            f.write("[refused\nx")
+
+        def snapshot():
+            files = {}
+            for name in sorted(os.listdir(state)):
+                st = os.stat(os.path.join(state, name))
+                with open(os.path.join(state, name)) as f:
+                    files[name] = (f.read(), st.st_ino, st.st_mtime_ns)
+            return files
+        before = snapshot()
+        for args in (["--list"], ["--list", "--json"]):
+            r = fake.applet("--device", fake.sock, *args)
+            assert r.returncode == 0, r.stderr
+            assert "corrupt" in r.stderr, r.stderr
+            assert snapshot() == before, (before, snapshot())
 
 
 @test

@@ -31,6 +31,7 @@
 #include "rfk-event.h"
 #include "rfk-manager-private.h"
 #include "rfk-refusals.h"
+#include "rfk-state-file.h"
 #include "rules-model.h"
 #include "test-util.h"
 
@@ -318,9 +319,21 @@ step_request (Run *run)
       {
         guint32 idx = random_idx (run);
 
-        g_string_append_printf (run->steps, "set %u %s\n", idx,
-                                b ? "off" : "on");
-        rfk_manager_set_blocked_async (mgr, idx, b, NULL, NULL, NULL);
+        ModelRadio *r = model_lookup (run->m, idx);
+
+        /* A menu click flips where the earlier requests leave it. */
+        if (r != NULL && g_rand_int_range (run->rand, 0, 3) == 0)
+          {
+            g_string_append_printf (run->steps, "click %u\n", idx);
+            b = !r->leaves;
+            rfk_manager_toggle_blocked_async (mgr, idx, NULL, NULL, NULL);
+          }
+        else
+          {
+            g_string_append_printf (run->steps, "set %u %s\n", idx,
+                                    b ? "off" : "on");
+            rfk_manager_set_blocked_async (mgr, idx, b, NULL, NULL, NULL);
+          }
         model_set_blocked (run->m, idx, b);
       }
       break;
@@ -357,8 +370,7 @@ step_request (Run *run)
       break;
     default:
       g_string_append (run->steps, "toggle\n");
-      rfk_manager_set_airplane_mode_async (
-        mgr, !rfk_manager_get_airplane_mode_wanted (mgr), NULL, NULL, NULL);
+      rfk_manager_toggle_airplane_mode_async (mgr, NULL, NULL, NULL);
       model_toggle (run->m);
       break;
     }
@@ -581,7 +593,7 @@ clear_state (const char *state_dir, const char *sysfs)
   g_autofree char *list = rfk_airplane_store_dup_path ();
   g_autofree char *refusals = rfk_refusals_dup_path ();
 
-  rfk_airplane_store_wait_durable ();
+  rfk_state_file_wait_durable ();
   g_unlink (list);
   g_unlink (refusals);
   test_rm_rf (sysfs);
