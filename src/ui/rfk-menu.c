@@ -215,6 +215,39 @@ radio_left_blocked (RfkMenu *self, const RfkDevice *device)
   return device->soft;
 }
 
+static void report_failure (RfkMenu *self, const char *action,
+                            const GError *error);
+
+/* The radio's name as the menu shows it, without its state. */
+static char *
+radio_name (RfkMenu *self, const RfkDevice *device)
+{
+  const RfkRadioFacts *facts = rfk_udev_names_lookup (self->names, device);
+
+  return facts != NULL ? rfk_radio_facts_label (facts)
+                       : rfk_radio_label (device);
+}
+
+/* A click on a radio that a switch (or its other owner) holds off. */
+static void
+report_hard_block (RfkMenu *self, const RfkDevice *device)
+{
+  g_autofree char *name = radio_name (self, device);
+  g_autofree char *reasons = rfk_hard_reasons_to_label (device->hard_reasons);
+  /* TRANSLATORS: %s is a radio, "Wi-Fi — Intel AX200 (wlp2s0)" */
+  g_autofree char *what = g_strdup_printf (_("Cannot turn %s on"), name);
+  g_autoptr(GError) error = NULL;
+
+  if (reasons != NULL && *reasons != '\0')
+    /* TRANSLATORS: why a radio stays off, e.g. "Blocked: hardware switch" */
+    error = g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                         _("Blocked: %s"), reasons);
+  else
+    error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                                 _("A hardware switch blocks it"));
+  report_failure (self, what, error);
+}
+
 static void
 note_request (GtkCheckMenuItem *item, RfkMenu *self)
 {
@@ -235,12 +268,20 @@ note_request (GtkCheckMenuItem *item, RfkMenu *self)
                                  G_OBJECT (item), "rfk-idx")));
   if (device == NULL)
     return;  /* no request is made */
+  if (device->hard)
+    {
+      /* Software cannot undo a hard block: no request, and the click is
+       * told why (the item is sensitive so that the keyboard and screen
+       * readers reach the reason in its label). */
+      g_signal_stop_emission_by_name (item, "toggled");
+      report_hard_block (self, device);
+      rfk_menu_queue_sync (self);  /* the check mark back */
+      return;
+    }
   action = g_new0 (RadioAction, 1);
   action->idx = device->idx;
   action->blocked = !radio_left_blocked (self, device);
-  action->label = rfk_radio_menu_label (device,
-                                        rfk_udev_names_lookup (self->names,
-                                                               device));
+  action->label = radio_name (self, device);
   g_queue_push_tail (&self->radio_actions, action);
 }
 
@@ -583,8 +624,10 @@ sync_radio_item (RfkMenu *self, GtkWidget *item, const RfkDevice *device,
   set_label_if_changed (item, label);
   set_active_quietly (item, !rfk_device_is_blocked (device),
                       on_radio_toggled);
-  /* A hard block cannot be undone from here; the label says why. */
-  set_sensitive_if_changed (item, ready && !device->hard);
+  /* A hard block cannot be undone from here; the label says why, and
+   * the item stays sensitive so that the keyboard and screen readers
+   * reach that reason (a click on it is told why it does nothing). */
+  set_sensitive_if_changed (item, ready);
 }
 
 static void sync_airplane_types (RfkMenu *self);

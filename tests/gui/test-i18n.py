@@ -47,7 +47,7 @@ def one_language(logdir, bus, watcher, notifications, lang):
 
         before = len(notifications.notify_calls())
         fake.set_hard_all(True)
-        wait_for(lambda: not item.find(want['bt_hard']).enabled, 5,
+        wait_for(lambda: item.find(want['bt_hard']), 5,
                  f'{want["bt_hard"]!r}')
         n = wait_for(lambda: notifications.notify_calls()[before:], 5,
                      'the notification')[0]
