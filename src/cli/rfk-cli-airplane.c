@@ -146,9 +146,13 @@ call_airplane (GDBusConnection *bus, RfkCliAirplane action, GError **error)
         {
           g_dbus_error_strip_remote_error (local_error);
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                       _("the running applet is still not ready after %d "
-                         "seconds (%s)"), NOT_READY_WAIT_MS / 1000,
-                       local_error->message);
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "the running applet is still not ready "
+                                    "after %d second (%s)",
+                                    "the running applet is still not ready "
+                                    "after %d seconds (%s)",
+                                    NOT_READY_WAIT_MS / 1000),
+                       NOT_READY_WAIT_MS / 1000, local_error->message);
           return NULL;
         }
       g_usleep (NOT_READY_RETRY_MS * 1000);

@@ -588,7 +588,7 @@ def airplane_gives_up_on_an_applet_that_never_gets_ready():
         def check(log):
             r = fake.applet("--device", fake.sock, "--airplane", "on")
             assert r.returncode == 1, r
-            assert "not ready" in r.stderr, r.stderr
+            assert "not ready after 10 seconds" in r.stderr, r.stderr
             assert fake.command("writes").split()[0] == "0"
             assert not os.path.exists(fake.state_file)
         with_fake_applet(fake, "notready:1000000", check)
