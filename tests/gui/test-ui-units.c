@@ -242,6 +242,41 @@ test_status (void)
   g_rmdir (dir);
 }
 
+/* The no-radios icon says why, as the menu's status line does; it said
+ * "No radios to switch" whatever the reason. */
+static void
+test_icon_descriptions (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("rfk-desc-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-rfkill", NULL);
+  g_autoptr(RfkManager) manager = rfk_manager_new (missing);
+
+  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+                                                   RFK_ICON_NO_SUPPORT),
+                   ==, "Looking for radios…");
+  rfk_manager_start (manager);
+  g_assert_cmpint (rfk_manager_get_state (manager), ==,
+                   RFK_MANAGER_STATE_NO_DEVICE);
+  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+                                                   RFK_ICON_NO_SUPPORT),
+                   ==, "No rfkill support on this system");
+  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+                                                   RFK_ICON_AIRPLANE_MODE),
+                   ==, "Airplane mode is on");
+  g_clear_object (&manager);
+
+  /* A directory is no rfkill device: the manager failed. */
+  manager = rfk_manager_new (dir);
+  rfk_manager_start (manager);
+  g_assert_cmpint (rfk_manager_get_state (manager), ==,
+                   RFK_MANAGER_STATE_FAILED);
+  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+                                                   RFK_ICON_NO_SUPPORT),
+                   ==, "Cannot read the radio switches");
+  g_clear_object (&manager);
+  g_rmdir (dir);
+}
+
 static void
 test_autostart (void)
 {
@@ -316,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/icon-names", test_icon_names);
   g_test_add_func ("/ui/icon-theme-dir", test_icon_theme_dir);
   g_test_add_func ("/ui/status", test_status);
+  g_test_add_func ("/ui/icon-descriptions", test_icon_descriptions);
   g_test_add_func ("/ui/autostart", test_autostart);
   g_test_add_func ("/ui/autostart-error", test_autostart_error);
   status = g_test_run ();
