@@ -41,6 +41,9 @@ struct _RfkAppNotice
 
 G_DEFINE_FINAL_TYPE (RfkAppNotice, rfk_app_notice, G_TYPE_OBJECT)
 
+enum { SIGNAL_ACTION_FAILED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 /* Shows or replaces our notification. */
 static void
 show (RfkAppNotice *self, const char *summary, const char *body,
@@ -158,8 +161,14 @@ on_no_autostart (GSimpleAction *action, GVariant *parameter,
 
   if (!rfk_autostart_set_enabled (FALSE, &error))
     {
-      g_warning ("%s", error->message);
-      return;  /* not done: keep running */
+      const char *what = _("Cannot turn “Start at login” off");
+
+      /* Told like a failed menu action (the applet hands it to the
+       * notifier); not done, so the applet keeps running. */
+      g_message ("%s: %s", what, error->message);
+      g_signal_emit (self, signals[SIGNAL_ACTION_FAILED], 0, what,
+                     error->message);
+      return;
     }
   g_application_quit (self->app);
 }
@@ -202,6 +211,13 @@ static void
 rfk_app_notice_class_init (RfkAppNoticeClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = rfk_app_notice_dispose;
+
+  /* A button's action failed: what was asked and why, translated (as
+   * RfkMenu's "action-failed"). */
+  signals[SIGNAL_ACTION_FAILED] =
+    g_signal_new ("action-failed", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void

@@ -119,6 +119,9 @@ on_activate (GApplication *app, RfkApplet *applet)
       applet->gsd_rfkill = rfk_gsd_rfkill_new (
         applet->service, bus, rfk_settings_get_gsettings (applet->settings));
       applet->notice = rfk_app_notice_new (app, bus);
+      g_signal_connect_object (applet->notice, "action-failed",
+                               G_CALLBACK (rfk_notifier_tell_failure),
+                               applet->notifier, G_CONNECT_SWAPPED);
     }
 
   /* No window keeps a tray applet alive; this hold does, until Quit. */

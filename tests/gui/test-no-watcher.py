@@ -122,6 +122,29 @@ def test(logdir):
         second = s.start_applet(name='applet-2')
         second.unique_name(bus)
         wait_notice(s.notifications, started)
+        # It cannot write (the folder is a file): told, and still running.
+        autostart = os.path.join(os.environ['XDG_CONFIG_HOME'], 'autostart')
+        with open(autostart, 'w') as f:
+            f.write('not a folder\n')
+        s.notifications.invoke_action(notice_id(s.notifications),
+                                      'app.notice-no-autostart')
+        failed = wait_for(lambda: s.notifications.calls_with(
+            'Cannot turn “Start at login” off'), 10, 'the failure told')[0]
+        log('no-autostart failed:', failed['body'])
+        check(failed['hints'].get('category') == 'device.error', f'{failed}')
+        check(autostart in failed['body'], f'body: {failed}')
+        time.sleep(0.5)
+        check(second.proc.poll() is None, 'the applet quit without doing it')
+        second.stop()
+        os.unlink(autostart)
+
+        # Done this time: the applet ends.  (A notice whose button was
+        # pressed is gone: a new run shows a new one.)
+        s.restart_notifications()
+        started = time.monotonic()
+        second = s.start_applet(name='applet-2b')
+        second.unique_name(bus)
+        wait_notice(s.notifications, started)
         s.notifications.invoke_action(notice_id(s.notifications),
                                       'app.notice-no-autostart')
         code = second.proc.wait(10 * gt.TIMEOUT_SCALE)
