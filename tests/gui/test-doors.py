@@ -38,7 +38,7 @@ function (scenario_*), in both kernels.
 Part 2, random bursts of 2-6 requests, seeded:
   RFK_DOORS_SEED    the seed (default: a random one, printed)
   RFK_DOORS_RUNS    bursts in all (default 2000), an eighth on the delayed kernel
-  RFK_DOORS_REPEAT  runs of each scenario per kernel (default 3)
+  RFK_DOORS_REPEAT  runs of each scenario per kernel (default 5)
   RFK_DOORS_ONLY    replay bursts: "prompt:17,delayed:3" (with the same seed)
   RFK_DOORS_SCENARIOS  "0" skips part 1, or a comma list of scenario names
   RFK_DOORS_MAX_FAILURES  stop the random part after this many (default 20)
@@ -252,20 +252,27 @@ def waited_for(n, effects):
 
 
 def allowed_superseded(n, reqs, effects):
-    """RULES.md, Order: an earlier request reports "Superseded" only when a
-    later one takes over a radio it waits for: a request for one radio,
-    or an airplane-mode request ended by a later airplane-mode request.
-    (A request for several radios taken over by a single-radio or type
-    request completes for the others.)  So a request that waits for
-    nothing, or that no later request takes a radio from, must succeed."""
+    """RULES.md, Order, when a later request takes over a radio an earlier
+    one was still waiting for: an earlier request for one radio reports
+    "Superseded"; one for several radios (airplane mode, a type) completes
+    for the others; "an airplane-mode request ends an earlier one (it
+    reports Superseded)".  Read as leniently as the text allows:
+      - a radio request may be Superseded when a later request (any kind)
+        writes a radio it may wait for;
+      - an airplane-mode request may be Superseded by any later
+        airplane-mode request that asks the opposite or changes something;
+      - a type request never.
+    What stays forbidden: Superseded with no later request at all, from a
+    later request for the same thing that changes nothing (identical
+    requests join: both succeed), or from requests for other radios."""
     mine = effects[n]
     waited = waited_for(n, effects)
     for later in range(n + 1, len(reqs)):
-        if not (effects[later].writes & waited):
-            continue
-        if mine.family == 'radio':
+        other = effects[later]
+        if mine.family == 'radio' and other.writes & waited:
             return True
-        if mine.family == 'airplane' and effects[later].family == 'airplane':
+        if mine.family == 'airplane' and other.family == 'airplane' and \
+                (other.writes or other.result != mine.result):
             return True
     return False
 
@@ -602,7 +609,7 @@ class Harness:
                     problems.append(
                         ('[superseded] ' if superseded else '[error] ')
                         + f'{what}: {reply.text()}'
-                        + (' (no later request takes over a radio it waits for)'
+                        + (' (rules: no later request takes it over)'
                            if superseded else ''))
             elif r.kind == 'ToggleAirplaneMode' and reply.value != (e.result,):
                 problems.append(f'[answer] {what} answered {reply.value}, '
@@ -740,6 +747,32 @@ def scenario_identical_airplane_on_twice(h):
         Req('SetAirplaneMode', True), Req('SetAirplaneMode', True)])
 
 
+def scenario_radio_click_then_method_in_order(h):
+    """A click on phy0's menu item (off) and, right behind it on the same
+    connection, SetRadioBlocked(phy0, false), without waiting for the
+    Event's reply: applied in the order they arrive, phy0 ends on."""
+    global CLICK_WAIT
+    saved, CLICK_WAIT = CLICK_WAIT, False
+    try:
+        return h.burst('click phy0, then SetRadioBlocked(phy0, false) at once', ALL_ON,
+                       False, [Req('ClickRadio', 0), Req('SetRadioBlocked', 0, False)])
+    finally:
+        CLICK_WAIT = saved
+
+
+def scenario_airplane_click_then_method_in_order(h):
+    """A click on "Airplane mode" (on) and, right behind it, SetRadioBlocked
+    (phy0, false), without waiting for the Event's reply: phy0 on ends
+    airplane mode, the others stay off."""
+    global CLICK_WAIT
+    saved, CLICK_WAIT = CLICK_WAIT, False
+    try:
+        return h.burst('click "Airplane mode", then SetRadioBlocked(phy0, false) at once',
+                       ALL_ON, False, [Req('ClickAirplane'), Req('SetRadioBlocked', 0, False)])
+    finally:
+        CLICK_WAIT = saved
+
+
 SCENARIOS = [scenario_toggle_wifi_on_toggle,
              scenario_toggle_gsd_bluetooth_on_toggle,
              scenario_toggle_radio_off_on_airplane_on,
@@ -748,7 +781,9 @@ SCENARIOS = [scenario_toggle_wifi_on_toggle,
              scenario_menu_click_then_middle_click,
              scenario_identical_airplane_on_method_and_property,
              scenario_identical_airplane_on_method_and_gsd_property,
-             scenario_identical_airplane_on_twice]
+             scenario_identical_airplane_on_twice,
+             scenario_radio_click_then_method_in_order,
+             scenario_airplane_click_then_method_in_order]
 
 
 # ---------------------------------------------------------- random bursts
@@ -800,7 +835,7 @@ def test(logdir):
     pick = os.environ.get('RFK_DOORS_SCENARIOS', '')
     scenarios = [] if pick == '0' else [
         f for f in SCENARIOS if not pick or f.__name__ in pick.split(',')]
-    repeat = int(os.environ.get('RFK_DOORS_REPEAT', '3'))
+    repeat = int(os.environ.get('RFK_DOORS_REPEAT', '5'))
     per_variant = {'prompt': runs - runs // 8, 'delayed': runs // 8}
     log(f'RFK_DOORS_SEED={seed} RFK_DOORS_RUNS={runs} '
         f'(prompt {per_variant["prompt"]}, delayed {per_variant["delayed"]}); '
