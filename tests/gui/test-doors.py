@@ -487,11 +487,14 @@ class Harness:
         elif k == 'CLI':
             # Everything we sent is out before the CLI connects.
             self.bus.flush_sync(None)
+            cli_started = time.monotonic()
             r = subprocess.run([gt.program('RFK_APPLET'), '--device', self.device,
                                 '--airplane', a[0]], capture_output=True, text=True,
                                timeout=REPLY_TIMEOUT_S * gt.TIMEOUT_SCALE)
             reply.ok = r.returncode == 0
             reply.value = r.stdout.strip()
+            log(f'{req.text(self.names)}: exit {r.returncode} after '
+                f'{time.monotonic() - cli_started:.2f} s')
             if not reply.ok:
                 reply.error = (f'exit {r.returncode}', (r.stdout + r.stderr).strip())
             reply.done.set()
@@ -673,8 +676,10 @@ def fmt(state):
 # 0 phy0 and 1 phy1 (Wi-Fi), 2 hci0 (Bluetooth), 3 wwan0 (modem).
 
 ALL_ON = {0: False, 1: False, 2: False, 3: False}
-# How long the delayed kernel holds its answers in the scenarios.
+# How long the delayed kernel holds its answers in the scenarios; with a
+# CLI, long enough for the process to start and ask while ours is in flight.
 SCENARIO_DELAY = 0.05
+CLI_DELAY = 0.5
 
 
 def scenario_toggle_wifi_on_toggle(h):
@@ -747,6 +752,21 @@ def scenario_identical_airplane_on_twice(h):
         Req('SetAirplaneMode', True), Req('SetAirplaneMode', True)])
 
 
+def scenario_toggle_then_cli_toggle(h):
+    """ToggleAirplaneMode in flight, then `rfkill-applet --airplane toggle`
+    (another connection, started once ours is flushed): two toggles end
+    where they began; the CLI prints the state it left."""
+    return h.burst('ToggleAirplaneMode, then --airplane toggle', ALL_ON, False, [
+        Req('ToggleAirplaneMode'), Req('CLI', 'toggle')], delay=CLI_DELAY)
+
+
+def scenario_airplane_on_then_cli_on(h):
+    """SetAirplaneMode(true) in flight, then `--airplane on`: the same
+    request twice, both succeed."""
+    return h.burst('SetAirplaneMode(true), then --airplane on', ALL_ON, False, [
+        Req('SetAirplaneMode', True), Req('CLI', 'on')], delay=CLI_DELAY)
+
+
 def scenario_radio_click_then_method_in_order(h):
     """A click on phy0's menu item (off) and, right behind it on the same
     connection, SetRadioBlocked(phy0, false), without waiting for the
@@ -782,6 +802,8 @@ SCENARIOS = [scenario_toggle_wifi_on_toggle,
              scenario_identical_airplane_on_method_and_property,
              scenario_identical_airplane_on_method_and_gsd_property,
              scenario_identical_airplane_on_twice,
+             scenario_toggle_then_cli_toggle,
+             scenario_airplane_on_then_cli_on,
              scenario_radio_click_then_method_in_order,
              scenario_airplane_click_then_method_in_order]
 
