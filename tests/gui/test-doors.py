@@ -37,7 +37,7 @@ Part 1, scenarios: the defects of issue 27 found by hand, each its own
 function (scenario_*), in both kernels.
 Part 2, random bursts of 2-6 requests, seeded:
   RFK_DOORS_SEED    the seed (default: a random one, printed)
-  RFK_DOORS_RUNS    bursts in all (default 1500: about 3.5 min when they pass), an eighth on the delayed kernel
+  RFK_DOORS_RUNS    bursts in all (default 2000: 3.5-4.5 min when they pass), an eighth on the delayed kernel
   RFK_DOORS_REPEAT  runs of each scenario per kernel (default 5)
   RFK_DOORS_ONLY    replay bursts: "prompt:17,delayed:3" (with the same seed)
   RFK_DOORS_SCENARIOS  "0" skips part 1, or a comma list of scenario names
@@ -867,7 +867,7 @@ def random_burst(seed, variant, index, n_radios):
 
 def test(logdir):
     seed = int(os.environ.get('RFK_DOORS_SEED') or random.SystemRandom().randrange(1 << 31))
-    runs = int(os.environ.get('RFK_DOORS_RUNS', '1500'))
+    runs = int(os.environ.get('RFK_DOORS_RUNS', '2000'))
     only = [tuple(x.split(':')) for x in os.environ.get('RFK_DOORS_ONLY', '').split(',') if x]
     max_failures = int(os.environ.get('RFK_DOORS_MAX_FAILURES', '20'))
     pick = os.environ.get('RFK_DOORS_SCENARIOS', '')
