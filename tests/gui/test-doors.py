@@ -824,6 +824,46 @@ SCENARIOS = [scenario_toggle_wifi_on_toggle,
              scenario_airplane_click_then_method_in_order]
 
 
+def check_model():
+    """The model against the outcomes issue 27 states (pure Python, before
+    any applet runs): a wrong model must not pass for a right applet."""
+    radios = [dict(idx=i, type=t) for i, t in enumerate(RADIO_TYPES)]
+
+    def run(reqs, soft=ALL_ON, with_list=False):
+        m = Model(radios, soft)
+        if with_list:
+            m.airplane_on()
+        return m, [m.apply(r) for r in reqs]
+    m, _ = run([Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, False),
+                Req('ToggleAirplaneMode')])
+    check(m.airplane() and m.soft[0], 'model: toggle, Wi-Fi on, toggle')
+    m, _ = run([Req('ToggleAirplaneMode'), Req('Prop', 'gsd', 'BluetoothAirplaneMode', False),
+                Req('ToggleAirplaneMode')])
+    check(m.airplane() and m.soft[2], 'model: toggle, Bluetooth on, toggle')
+    m, _ = run([Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, True),
+                Req('SetRadioBlocked', 0, False), Req('SetAirplaneMode', True)])
+    check(m.airplane() and m.soft[0], 'model: toggle, radio 0 off and on, airplane on')
+    for start, with_list in ((ALL_ON, False), ({0: False, 1: True, 2: False, 3: False}, True)):
+        m, _ = run([Req('SecondaryActivate'), Req('ClickAirplane')], start, with_list)
+        want, _ = run([], start, with_list)
+        check(m.soft == want.soft and m.list == want.list, 'model: two toggles')
+    m, _ = run([Req('SetAirplaneMode', True)], {0: False, 1: True, 2: False, 3: False})
+    m.airplane_off()
+    check(m.soft == {0: False, 1: True, 2: False, 3: False}, 'model: off restores')
+    # A radio on ends airplane mode and drops the list: off then does nothing.
+    m, _ = run([Req('SetAirplaneMode', True), Req('SetRadioBlocked', 0, False),
+                Req('SetAirplaneMode', False)], {0: False, 1: True, 2: False, 3: False})
+    check(m.soft == {0: False, 1: True, 2: True, 3: True} and m.list is None,
+          'model: a radio on drops the list')
+    reqs = [Req('SetAirplaneMode', True), Req('Prop', 'ours', 'AirplaneMode', True)]
+    _, effects = run(reqs)
+    check(not allowed_superseded(0, reqs, effects) and
+          not allowed_superseded(1, reqs, effects), 'model: identical requests join')
+    reqs = [Req('ToggleAirplaneMode'), Req('ToggleAirplaneMode')]
+    _, effects = run(reqs)
+    check(allowed_superseded(0, reqs, effects), 'model: a toggle back ends the first')
+
+
 # ---------------------------------------------------------- random bursts
 
 def random_request(rng, n_radios):
@@ -878,6 +918,7 @@ def test(logdir):
     log(f'RFK_DOORS_SEED={seed} RFK_DOORS_RUNS={runs} '
         f'(prompt {per_variant["prompt"]}, delayed {per_variant["delayed"]}); '
         f'clicks wait for the Event reply: {CLICK_WAIT}')
+    check_model()
     s = gt.Session(logdir, None, watcher=True)
     try:
         failed_scenarios, random_failures, summary = run_variants(
