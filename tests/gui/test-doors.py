@@ -27,25 +27,47 @@ Arrival order is known: every request goes out on ONE D-Bus connection
 (messages from one connection arrive in order), dbusmenu clicks and
 SecondaryActivate included; a CLI (another connection) is started only
 after our connection is flushed, and waited for before the next request.
+A menu click counts as a toggle of what the earlier requests leave (the
+airplane item: airplane mode; a radio item: that radio).  In the random
+bursts the next request waits for a click's (immediate) Event reply:
+libdbusmenu applies the click from a g_timeout_add (0, ...), so a message
+right behind it could overtake it (CLICK_WAIT below); two scenarios
+check that order without the wait.
+
+Replies are checked too: ToggleAirplaneMode's answer and the CLI's words
+are the state the model reaches; "Superseded" only where RULES.md allows
+it (allowed_superseded(): read leniently, but never with no later
+request, nor from a later identical request that changes nothing);
+any other error fails.  After each burst an awaited SetAirplaneMode
+(false) shows the list the burst left.  Each burst starts from a state
+set one awaited call at a time (checked), so bursts are independent and
+replay alone.  check_model() first checks the model itself against the
+outcomes issue 27 states.
 
 Two kernels: "prompt" (the applet on fake-rfkill directly) and "delayed"
 (a relay in front of the fake holds every packet towards the applet -
-events and write statuses - for 10-80 ms while a burst is sent, so
-requests pile up in flight; fake-rfkill itself has no delay option).
+events and write statuses - for 10-80 ms while a burst is sent, 0.5 s in
+the CLI scenarios, so requests pile up in flight; fake-rfkill itself has
+no delay option).
 
-Part 1, scenarios: the defects of issue 27 found by hand, each its own
-function (scenario_*), in both kernels.
+Part 1, scenarios: the defects of issue 27 found by hand and a few more,
+each its own function (scenario_*), 5 times on each kernel.
 Part 2, random bursts of 2-6 requests, seeded:
   RFK_DOORS_SEED    the seed (default: a random one, printed)
-  RFK_DOORS_RUNS    bursts in all (default 2000: 3.5-4.5 min when they pass), an eighth on the delayed kernel
+  RFK_DOORS_RUNS    bursts in all (default 2000, an eighth on the delayed
+                    kernel; about 4 min when they pass)
   RFK_DOORS_REPEAT  runs of each scenario per kernel (default 5)
-  RFK_DOORS_ONLY    replay bursts: "prompt:17,delayed:3" (with the same seed)
+  RFK_DOORS_ONLY    replay bursts: "prompt:17,delayed:3" (with the same
+                    seed; skips the scenarios)
   RFK_DOORS_SCENARIOS  "0" skips part 1, or a comma list of scenario names
-  RFK_DOORS_MAX_FAILURES  stop the random part after this many (default 20)
+  RFK_DOORS_MAX_FAILURES  stop each kernel's random part after this many
+                    failing bursts (default 20)
   RFK_DOORS_CLICK_WAIT  "0": send the next request without waiting for a
-                    dbusmenu Event's (immediate) reply; see ClickWait below
+                    dbusmenu Event's reply
 Every failure prints the seed, the burst, the start state, the requests
-with their replies, expected against got, and how to replay it.
+with their replies and what the rules make of each, expected against got,
+each problem tagged by kind ([state], [list], [answer], [superseded],
+[error], [view], [no reply]), and how to replay it.
 """
 import contextlib
 import os
