@@ -280,6 +280,23 @@ rfk_request_new (RfkManager *self, RequestKind kind,
   return request;
 }
 
+/* A caller moves to the newer request for the same state: nothing went
+ * wrong for it.  One with a cancellable stays, since its cancellation is
+ * tied to the request it made. */
+static gboolean
+hand_over (Request *request, GPtrArray *handover)
+{
+  if (request->task != NULL
+      && g_task_get_cancellable (request->task) != NULL)
+    return FALSE;
+  if (request->task != NULL)
+    g_ptr_array_add (handover, g_steal_pointer (&request->task));
+  while (request->joined->len > 0)
+    g_ptr_array_add (handover,
+                     g_ptr_array_steal_index (request->joined, 0));
+  return TRUE;
+}
+
 /* request now waits for idx to reach soft; an older claim on idx is
  * superseded. */
 static void
@@ -292,13 +309,23 @@ request_claim (Request *request, guint32 idx, gboolean soft)
   if (previous != NULL && previous != request)
     {
       RfkDevice *device = g_hash_table_lookup (self->devices, key);
+      gboolean same = GPOINTER_TO_INT (g_hash_table_lookup (previous->wanted,
+                                                            key)) - 1
+                      == soft;
 
       g_hash_table_remove (previous->wanted, key);
       g_hash_table_remove (self->claims, key);
-      /* A request for one radio is undone by the newer one.  A request
+      /* A request for one radio is undone by the newer one, unless both
+       * ask the same: then its caller waits for the newer one.  A request
        * for several (airplane mode, a type) took effect for this radio
        * too; it goes on waiting for the others and completes as done. */
-      if (previous->kind == REQUEST_SET_BLOCKED)
+      if (previous->kind == REQUEST_SET_BLOCKED && same
+          && hand_over (previous, request->joined))
+        rfk_request_finish (previous,
+                            g_error_new_literal (G_IO_ERROR,
+                                                 G_IO_ERROR_CANCELLED,
+                                                 "handed over"));
+      else if (previous->kind == REQUEST_SET_BLOCKED)
         rfk_request_finish (previous,
                             g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                          _("Superseded by a newer request "
@@ -549,23 +576,6 @@ rfk_requests_fail_all (RfkManager *self, const char *message)
                         g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                              message));
   g_queue_clear (&self->status_waiters);
-}
-
-/* A caller moves to the newer request for the same state: nothing went
- * wrong for it.  One with a cancellable stays, since its cancellation is
- * tied to the request it made. */
-static gboolean
-hand_over (Request *request, GPtrArray *handover)
-{
-  if (request->task != NULL
-      && g_task_get_cancellable (request->task) != NULL)
-    return FALSE;
-  if (request->task != NULL)
-    g_ptr_array_add (handover, g_steal_pointer (&request->task));
-  while (request->joined->len > 0)
-    g_ptr_array_add (handover,
-                     g_ptr_array_steal_index (request->joined, 0));
-  return TRUE;
 }
 
 gboolean

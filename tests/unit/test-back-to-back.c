@@ -213,6 +213,24 @@ test_same_state_after_another_request (Fixture *f, gconstpointer data)
   outcomes_clear (&o);
 }
 
+/* The same radio asked for the same state twice, by two callers (a
+ * menu click and a D-Bus client): neither is told "Superseded". */
+static void
+test_identical_radio_requests_both_succeed (Fixture *f, gconstpointer data)
+{
+  Outcomes o = { 0 };
+
+  start_laptop (f);
+  rfk_manager_set_blocked_async (f->manager, 0, TRUE, NULL, radio_cb, &o);
+  rfk_manager_set_blocked_async (f->manager, 0, TRUE, NULL, radio_cb, &o);
+  set_property (f, "BluetoothAirplaneMode", TRUE);
+  rfk_manager_set_blocked_async (f->manager, 1, TRUE, NULL, radio_cb, &o);
+  settle (f, &o, 3);
+  g_assert_cmpuint (o.radio_failed, ==, 0);
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off hci0=off");
+  outcomes_clear (&o);
+}
+
 /* Every radio was off before airplane mode: "off" restores them off, and
  * airplane mode still holds, so a second "off" right after is a request
  * of its own (it unblocks every radio), not a join. */
@@ -281,6 +299,8 @@ main (int argc, char **argv)
        test_identical_requests_both_succeed);
   ADD ("same-state-after-another-request",
        test_same_state_after_another_request);
+  ADD ("identical-radio-requests-both-succeed",
+       test_identical_radio_requests_both_succeed);
   ADD ("second-off-is-not-joined-while-held",
        test_second_off_is_not_joined_while_held);
   ADD ("flood-of-identical-requests-is-bounded",
