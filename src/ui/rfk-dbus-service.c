@@ -10,6 +10,7 @@
 
 #include "rfk-dbus-properties.h"
 #include "rfk-dbus-resources.h"
+#include "rfk-in-order.h"
 #include "rfk-remote.h"
 
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
@@ -151,6 +152,31 @@ quit_idle_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* A method call waiting for its turn (rfk-in-order.h). */
+typedef struct {
+  RfkDBusService *self;
+  GDBusMethodInvocation *invocation;  /* returned once, by the call */
+} PendingCall;
+
+static void
+pending_call_free (PendingCall *call)
+{
+  g_object_unref (call->self);
+  g_free (call);
+}
+
+static void carry_out (RfkDBusService *self,
+                       GDBusMethodInvocation *invocation);
+
+static gboolean
+carry_out_cb (gpointer user_data)
+{
+  PendingCall *call = user_data;
+
+  carry_out (call->self, call->invocation);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 method_call_cb (GDBusConnection *connection, const char *sender,
                 const char *object_path, const char *interface_name,
@@ -158,7 +184,7 @@ method_call_cb (GDBusConnection *connection, const char *sender,
                 GDBusMethodInvocation *invocation, gpointer user_data)
 {
   RfkDBusService *self = user_data;
-  RfkManager *manager = self->model.manager;
+  PendingCall *call;
 
   if (g_str_equal (method_name, "Quit"))
     {
@@ -168,6 +194,20 @@ method_call_cb (GDBusConnection *connection, const char *sender,
                        g_object_ref (self->app), g_object_unref);
       return;
     }
+  call = g_new0 (PendingCall, 1);
+  call->self = g_object_ref (self);
+  call->invocation = invocation;
+  rfk_in_order (carry_out_cb, call, (GDestroyNotify) pending_call_free);
+}
+
+static void
+carry_out (RfkDBusService *self, GDBusMethodInvocation *invocation)
+{
+  const char *method_name = g_dbus_method_invocation_get_method_name (
+    invocation);
+  GVariant *parameters = g_dbus_method_invocation_get_parameters (invocation);
+  RfkManager *manager = self->model.manager;
+
   if (!ready_or_fail (self, invocation))
     return;
 
@@ -223,12 +263,47 @@ get_property_cb (GDBusConnection *connection, const char *sender,
   return value;
 }
 
+/* A property write waiting for its turn. */
+typedef struct {
+  RfkDBusService *self;
+  char *name;
+  GVariant *value;
+} PendingWrite;
+
+static void
+pending_write_free (PendingWrite *write)
+{
+  g_object_unref (write->self);
+  g_free (write->name);
+  g_variant_unref (write->value);
+  g_free (write);
+}
+
+static gboolean
+write_cb (gpointer user_data)
+{
+  PendingWrite *write = user_data;
+  g_autoptr (GError) error = NULL;
+
+  /* Answered already: the request's own outcome is told as for the
+   * other doors, in PropertiesChanged and, on failure, the log. */
+  if (attached (write->self)
+      && !rfk_dbus_property_set (&write->self->model, write->name,
+                                 write->value, &error))
+    g_message ("Cannot set %s: %s", write->name, error->message);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 set_property_cb (GDBusConnection *connection, const char *sender,
                  const char *object_path, const char *interface_name,
                  const char *property_name, GVariant *value, GError **error,
                  gpointer user_data)
 {
+  /* The writes that switch radios, on our object and gsd's. */
+  static const char *const requests[] = {
+    "AirplaneMode", "BluetoothAirplaneMode", "WwanAirplaneMode", NULL,
+  };
   RfkDBusService *self = user_data;
 
   if (!attached (self))
@@ -236,6 +311,19 @@ set_property_cb (GDBusConnection *connection, const char *sender,
       g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
                    _("The applet is starting"));
       return FALSE;
+    }
+  /* A request: carried out in its turn (rfk-in-order.h).  The value's
+   * type was checked by GDBus against the published interface. */
+  if (g_strv_contains (requests, property_name)
+      && g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
+    {
+      PendingWrite *write = g_new0 (PendingWrite, 1);
+
+      write->self = g_object_ref (self);
+      write->name = g_strdup (property_name);
+      write->value = g_variant_ref (value);
+      rfk_in_order (write_cb, write, (GDestroyNotify) pending_write_free);
+      return TRUE;
     }
   return rfk_dbus_property_set (&self->model, property_name, value, error);
 }

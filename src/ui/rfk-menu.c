@@ -6,6 +6,7 @@
 #include "rfk-airplane-policy.h"
 #include "rfk-autostart.h"
 #include "rfk-heap.h"
+#include "rfk-in-order.h"
 #include "rfk-menu.h"
 #include "rfk-preferences.h"
 #include "rfk-radio-label.h"
@@ -413,9 +414,41 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 }
 
+static void on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self);
+
+static gboolean
+airplane_in_turn_cb (gpointer user_data)
+{
+  RfkMenu *self = user_data;
+
+  on_airplane_toggled (GTK_CHECK_MENU_ITEM (self->airplane_item), self);
+  return G_SOURCE_REMOVE;
+}
+
+/*
+ * A click in the menu arrives from libdbusmenu's zero-length timeout, as
+ * do our other doors (rfk-in-order.h).  The middle click does not:
+ * ayatana's SecondaryActivate activates the item from its D-Bus handler
+ * (an idle source), ahead of requests that came before it.  So an
+ * activation from anything but such a timeout waits for its turn.
+ */
+static gboolean
+in_its_turn (void)
+{
+  GSource *source = g_main_current_source ();
+
+  return source != NULL && source->source_funcs == &g_timeout_funcs;
+}
+
 static void
 on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
+  if (!in_its_turn ())
+    {
+      rfk_in_order (airplane_in_turn_cb, g_object_ref (self),
+                    g_object_unref);
+      return;
+    }
   /* The menu item and the middle click (its secondary-activate target)
    * toggle from where the earlier requests leave airplane mode. */
   rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
