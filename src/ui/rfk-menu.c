@@ -249,19 +249,35 @@ report_hard_block (RfkMenu *self, const RfkDevice *device)
   report_failure (self, what, error);
 }
 
+static gboolean in_its_turn (void);
+
+/* Airplane mode as a toggle made now asks for it. */
+static gboolean
+note_airplane_cb (gpointer user_data)
+{
+  RfkMenu *self = user_data;
+  gboolean enabled = !rfk_manager_get_airplane_mode_wanted (self->manager);
+
+  g_queue_push_tail (&self->airplane_actions, GINT_TO_POINTER (enabled));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 note_request (GtkCheckMenuItem *item, RfkMenu *self)
 {
   RfkDevice *device;
   RadioAction *action;
 
-  /* The same reading of the model as the "toggled" handlers below. */
+  /* The same reading of the model as the "toggled" handlers below, at
+   * the same time: on_airplane_toggled() waits for its turn, and this
+   * note, queued first, runs right before it. */
   if (GTK_WIDGET (item) == self->airplane_item)
     {
-      gboolean enabled =
-        !rfk_manager_get_airplane_mode_wanted (self->manager);
-
-      g_queue_push_tail (&self->airplane_actions, GINT_TO_POINTER (enabled));
+      if (in_its_turn ())
+        note_airplane_cb (self);
+      else
+        rfk_in_order (note_airplane_cb, g_object_ref (self),
+                      g_object_unref);
       return;
     }
   device = rfk_manager_lookup (self->manager,
