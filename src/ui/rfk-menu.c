@@ -673,10 +673,10 @@ sync_radio_item (RfkMenu *self, GtkWidget *item, const RfkDevice *device,
   set_label_if_changed (item, label);
   set_active_quietly (item, !rfk_device_is_blocked (device),
                       on_radio_toggled);
-  /* A hard block cannot be undone from here; the label says why, and
-   * the item stays sensitive so that the keyboard and screen readers
-   * reach that reason (a click on it is told why it does nothing). */
-  set_sensitive_if_changed (item, ready);
+  /* A hard block cannot be undone from here: the item is insensitive
+   * and its label says why (a click that reaches it anyway writes
+   * nothing and is told why, note_request()). */
+  set_sensitive_if_changed (item, ready && !device->hard);
 }
 
 static void sync_airplane_types (RfkMenu *self);
