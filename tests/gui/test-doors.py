@@ -72,7 +72,6 @@ each problem tagged by kind ([state], [list], [answer], [superseded],
 import contextlib
 import os
 import random
-import socket
 import subprocess
 import threading
 import time
@@ -84,6 +83,7 @@ import guitest as gt
 from guitest import check, log
 import fakekernel
 import rfkapi
+from seqpacket_relay import SeqpacketRelay, shutdown
 
 V = GLib.Variant
 RADIO_TYPES = ['wlan', 'wlan', 'bluetooth', 'wwan']
@@ -304,37 +304,23 @@ def allowed_superseded(n, reqs, effects):
 
 # ------------------------------------------------------------ delay relay
 
-class DelayRelay:
-    """SOCK_SEQPACKET relay in front of the fake, one upstream per client;
-    packets from the fake to the applet (events, write statuses) are held
-    `delay` seconds each, in order.  The applet's writes pass at once."""
+class DelayRelay(SeqpacketRelay):
+    """Packets from the fake to the applet (events, write statuses) are
+    held `delay` seconds each, in order.  The applet's writes pass at
+    once."""
 
     def __init__(self, path, upstream):
-        self.path, self.upstream = path, upstream
         self.delay = 0.0
-        self.conns = []
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.listener.bind(path + '.tmp')
-        self.listener.listen(8)
-        os.rename(path + '.tmp', path)
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(path, upstream)
 
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            up = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            up.connect(self.upstream)
-            self.conns.append((client, up))
-            held = queue.Queue()
-            threading.Thread(target=self._pump, args=(client, up, None),
-                             daemon=True).start()
-            threading.Thread(target=self._pump, args=(up, client, held),
-                             daemon=True).start()
-            threading.Thread(target=self._release, args=(held, client),
-                             daemon=True).start()
+    def connected(self, client, up):
+        held = queue.Queue()
+        threading.Thread(target=self._pump, args=(client, up, None),
+                         daemon=True).start()
+        threading.Thread(target=self._pump, args=(up, client, held),
+                         daemon=True).start()
+        threading.Thread(target=self._release, args=(held, client),
+                         daemon=True).start()
 
     def _pump(self, src, dst, held):
         while True:
@@ -353,7 +339,7 @@ class DelayRelay:
                 held.put((time.monotonic() + self.delay, data))
         if held is not None:
             held.put((0, None))
-        self._close(src, dst)
+        shutdown(src, dst)
 
     def _release(self, held, dst):
         while True:
@@ -367,21 +353,6 @@ class DelayRelay:
                 dst.send(data)
             except OSError:
                 break
-
-    @staticmethod
-    def _close(*socks):
-        for s in socks:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def stop(self):
-        self.listener.close()
-        if os.path.exists(self.path):
-            os.unlink(self.path)
-        for pair in self.conns:
-            self._close(*pair)
 
 
 # ----------------------------------------------------------------- harness

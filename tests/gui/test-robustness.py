@@ -16,7 +16,6 @@ like a user would):
 """
 import os
 import random
-import socket
 import subprocess
 import threading
 
@@ -27,6 +26,7 @@ from gi.repository import GLib  # noqa: E402
 import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
+from seqpacket_relay import SeqpacketRelay, shutdown
 
 class SilentNotifications:
     """Owns org.freedesktop.Notifications; Notify is never answered."""
@@ -46,38 +46,18 @@ class SilentNotifications:
             invocation.return_value(None)
 
 
-class Relay:
-    """SOCK_SEQPACKET relay in front of the fake, one upstream per client.
-
-    close_indicator_owner() closes the connection pair whose client sent
-    op 4 (ACQUIRE): to that client, the kernel closed its fd.
-    """
+class Relay(SeqpacketRelay):
+    """close_indicator_owner() closes the connection pair whose client sent
+    op 4 (ACQUIRE): to that client, the kernel closed its fd."""
 
     def __init__(self, path, upstream):
-        self.path, self.upstream = path, upstream
-        self.lock = threading.Lock()
-        self.pairs = []  # [client, upstream, acquired]
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        # Listening before the name appears, as fake-rfkill does: the
-        # applet connects as soon as it sees the name.
-        self.listener.bind(path + '.tmp')
-        self.listener.listen(8)
-        os.rename(path + '.tmp', path)
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.acquired = set()  # client sockets that sent op 4
+        super().__init__(path, upstream)
 
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            up = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            up.connect(self.upstream)
-            pair = [client, up, False]
-            with self.lock:
-                self.pairs.append(pair)
-            threading.Thread(target=self._pump, args=(pair, 0, 1), daemon=True).start()
-            threading.Thread(target=self._pump, args=(pair, 1, 0), daemon=True).start()
+    def connected(self, client, up):
+        pair = (client, up)
+        threading.Thread(target=self._pump, args=(pair, 0, 1), daemon=True).start()
+        threading.Thread(target=self._pump, args=(pair, 1, 0), daemon=True).start()
 
     def _pump(self, pair, src, dst):
         while True:
@@ -86,37 +66,23 @@ class Relay:
                 if not data:
                     break
                 if src == 0 and len(data) >= 6 and data[5] == 4:
-                    pair[2] = True  # RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE
+                    # RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE
+                    with self.lock:
+                        self.acquired.add(pair[0])
                 pair[dst].send(data)
             except OSError:
                 break
-        for s in pair[:2]:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        shutdown(*pair)
 
     def indicator_owner(self):
         with self.lock:
-            return [p for p in self.pairs if p[2]]
+            return [p for p in self.pairs if p[0] in self.acquired]
 
     def close_indicator_owner(self):
         owners = self.indicator_owner()
         for pair in owners:
-            for s in pair[:2]:
-                s.shutdown(socket.SHUT_RDWR)
+            shutdown(*pair)
         return len(owners)
-
-    def stop(self):
-        self.listener.close()
-        os.unlink(self.path)
-        with self.lock:
-            for pair in self.pairs:
-                for s in pair[:2]:
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
 
 
 LED_RULES = ['Kernel default', 'Follow airplane mode', 'When Wi-Fi is off',
