@@ -287,9 +287,9 @@ note_request (GtkCheckMenuItem *item, RfkMenu *self)
     return;  /* no request is made */
   if (device->hard)
     {
-      /* Software cannot undo a hard block: no request, and the click is
-       * told why (the item is sensitive so that the keyboard and screen
-       * readers reach the reason in its label). */
+      /* Software cannot undo a hard block: the item is insensitive, but
+       * a click that reaches it anyway makes no request and is told
+       * why. */
       g_signal_stop_emission_by_name (item, "toggled");
       report_hard_block (self, device);
       rfk_menu_queue_sync (self);  /* the check mark back */
