@@ -835,10 +835,7 @@ static int keys_create(void)
 	return fd;
 }
 
-/*
- * One write() of up to 4 input events, each followed by a SYN_REPORT:
- * the handler sees them all before its work can run.
- */
+/* Up to 4 input events, each followed by a SYN_REPORT, in one write(). */
 static void keys_send(int fd, const struct input_event *evs, int n)
 {
 	struct input_event buf[8] = { 0 };
@@ -917,7 +914,12 @@ static void vm_input(void)
 			break;
 		usleep(2000);
 	} while (now_ms() - start < 3000);
-	/* within the rate limit of that press: KEY_WLAN waits, and the EPO takes it */
+	/*
+	 * Within 200 ms of that press, and after its run: the KEY_WLAN
+	 * press waits for the rate limit, and SW_RFKILL_ALL off (an EPO,
+	 * which does not wait) finds it pending.  Later than 200 ms, the
+	 * press could be applied before the EPO: the step says which.
+	 */
 	{
 		const struct input_event evs[] = {
 			{ .type = EV_KEY, .code = KEY_WLAN, .value = 1 },
