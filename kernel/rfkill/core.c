@@ -156,7 +156,8 @@ void rfkill_get_state(struct rfkill *rfkill, struct rfkill_state *st)
 
 	spin_lock_irqsave(&rfkill->lock, flags);
 	st->hard = !!(rfkill->state & RFKILL_BLOCK_HW);
-	st->soft = !!(rfkill->state & (RFKILL_BLOCK_SW | RFKILL_BLOCK_SW_PREV));
+	st->soft = !!(rfkill->state & RFKILL_BLOCK_SW);
+	st->soft_prev = !!(rfkill->state & RFKILL_BLOCK_SW_PREV);
 	st->reasons = rfkill->hard_block_reasons;
 	spin_unlock_irqrestore(&rfkill->lock, flags);
 }
@@ -171,7 +172,7 @@ void rfkill_fill_event(struct rfkill_event_ext *ev, struct rfkill *rfkill,
 	ev->idx = rfkill->idx;
 	ev->type = rfkill->type;
 	ev->op = op;
-	ev->soft = st.soft;
+	ev->soft = st.soft || st.soft_prev;
 	ev->hard = st.hard;
 	ev->hard_block_reasons = st.reasons;
 }

@@ -316,9 +316,10 @@ static int rfkill_fop_release(struct inode *inode, struct file *filp)
 	mutex_destroy(&file->mtx);
 
 #ifdef CONFIG_RFKILL_INPUT
+	/* printk, not pr_debug(): in the log whatever dynamic debug says */
 	if (file->input_disabled &&
 	    atomic_dec_return(&rfkill_input_disabled) == 0)
-		pr_debug("rfkill: input handler enabled\n");
+		printk(KERN_DEBUG "rfkill: input handler enabled\n");
 #endif
 
 	kfree(file);
@@ -361,7 +362,7 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 	case RFKILL_IOC_NOINPUT:
 		if (!file->input_disabled) {
 			if (atomic_inc_return(&rfkill_input_disabled) == 1)
-				pr_debug("rfkill: input handler disabled\n");
+				printk(KERN_DEBUG "rfkill: input handler disabled\n");
 			file->input_disabled = true;
 		}
 		break;

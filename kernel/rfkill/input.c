@@ -55,7 +55,11 @@ static DEFINE_SPINLOCK(rfkill_input_lock);
 static bool rfkill_op_pending;
 static enum rfkill_global_op rfkill_op;
 static DECLARE_BITMAP(rfkill_toggle_pending, NUM_RFKILL_TYPES);
-/* odd number of presses since the last run: a set bit means "toggle" */
+/*
+ * odd number of presses not yet applied: a set bit means "toggle".  A
+ * master switch op drops the pending presses but keeps this count, as
+ * in-tree: the next press of that type evens it out.
+ */
 static DECLARE_BITMAP(rfkill_toggle_odd, NUM_RFKILL_TYPES);
 static unsigned long rfkill_last_run;
 
@@ -107,7 +111,6 @@ static void rfkill_input_work_fn(struct work_struct *work)
 			op = rfkill_op;
 			rfkill_op_pending = false;
 			bitmap_zero(rfkill_toggle_pending, NUM_RFKILL_TYPES);
-			bitmap_zero(rfkill_toggle_odd, NUM_RFKILL_TYPES);
 			spin_unlock_irq(&rfkill_input_lock);
 
 			rfkill_input_do_global(op);

@@ -44,7 +44,13 @@ extern atomic_t rfkill_input_disabled;
 
 /* A consistent snapshot of one device's block state. */
 struct rfkill_state {
-	bool soft;		/* soft blocked (incl. a pending set_block) */
+	bool soft;		/* soft blocked: what sysfs and uevents show */
+	/*
+	 * soft blocked before the set_block() under way (or as the driver
+	 * reported meanwhile): /dev/rfkill events count it as soft blocked
+	 * until set_block() returns, sysfs and uevents do not
+	 */
+	bool soft_prev;
 	bool hard;		/* hard blocked for any reason */
 	unsigned long reasons;	/* RFKILL_HARD_BLOCK_* bits */
 };

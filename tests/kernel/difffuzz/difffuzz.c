@@ -18,7 +18,8 @@
  * "dev" (every sysfs attribute of a device), "led" (every LED), "param"
  * (module parameters), "poll" (each fd, never drained first), "uevent"
  * (rfkill uevents of the step, sorted: several work items may send them
- * in either order), "ev" (events read by an operation).
+ * in either order), "kmsg" (the rfkill core's kernel log lines of the
+ * step, with their level), "ev" (events read by an operation).
  *
  * Settling: after an operation the observation is repeated until it stays
  * the same for SETTLE_QUIET_MS (at least the operation's own minimum, e.g.
@@ -71,6 +72,7 @@ static int fds[MAX_FDS] = { -1, -1, -1, -1 };
 static int vhci = -1;
 static int keys = -1;		/* uinput: rfkill keys and SW_RFKILL_ALL */
 static int uev = -1;
+static int kmsg = -1;		/* the kernel log, from the first phase's start */
 static bool hwsim_changed;
 
 /* ---- output and helpers ------------------------------------------------ */
@@ -301,6 +303,34 @@ static int collect_uevents(char **lines, int max)
 	return n;
 }
 
+/* The log records since the last call that the rfkill core wrote. */
+static void print_kmsg(void)
+{
+	char rec[2048];
+
+	for (;;) {
+		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
+		char *text, *end;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* records overwritten: go on */
+				continue;
+			return;
+		}
+		rec[n] = 0;
+		/* "PRI,SEQ,TS,FLAGS;TEXT\n", then " KEY=VALUE" lines */
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		end = strchr(text, '\n');
+		if (end)
+			*end = 0;
+		if (!strncmp(text, "rfkill", 6))
+			out("kmsg level=%d %s", atoi(rec) & 7, text);
+	}
+}
+
 /*
  * Waits until the observation stays the same for SETTLE_QUIET_MS and at
  * least min_ms have passed, then prints it with the step's uevents.
@@ -343,6 +373,7 @@ static void settle_and_print(long min_ms)
 		out("uevent%s", ue[i]);
 		free(ue[i]);
 	}
+	print_kmsg();
 }
 
 /* ---- operations ---------------------------------------------------------- */
@@ -919,6 +950,7 @@ static void run_sequence(unsigned int steps)
 	}
 	out("drain");
 	drain_all();
+	print_kmsg();	/* closing a NOINPUT file may log */
 }
 
 static void swap_modules(void)
@@ -936,6 +968,8 @@ static void swap_modules(void)
 	outb(0, SWITCH_PORT);
 	hwsim_changed = false;
 	printf("# swap: %d\n", run("sh /guest/swap.sh"));
+	/* the next phase's log starts here, as the first one's did */
+	lseek(kmsg, 0, SEEK_END);
 }
 
 static int open_uevents(void)
@@ -968,6 +1002,11 @@ int main(int argc, char **argv)
 	}
 	if (ioperm(SWITCH_PORT, 1, 1) < 0) {
 		printf("FATAL ioperm: %s\n", err_name(errno));
+		return 2;
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0) {
+		printf("FATAL /dev/kmsg: %s\n", err_name(errno));
 		return 2;
 	}
 	for (int p = 0; p < nphases; p++) {

@@ -41,6 +41,11 @@ SCOPE = [
      'uevents: the fake has no kobjects and sends nothing over netlink'),
     ('drop', re.compile(r'^led '),
      'LED triggers: the fake has no LED class'),
+    ('drop', re.compile(r'^kmsg '),
+     'the kernel log: the fake logs nothing'),
+    ('drop', re.compile(r'^\S+ vm-only:'),
+     'steps on what only the VM has (an input device, a driver slow to '
+     'unblock), which the probe skips on the fake'),
     ('drop', re.compile(r'sysfs-write:'),
      'sysfs writes: the fake keeps its sysfs as a copy of its state and '
      'never reads it back, so the probe skips those steps on the fake'),

@@ -9,16 +9,22 @@
  * VM setup: rfkill, mac80211_hwsim radios=2 (phy0, phy1), hci_vhci (the
  * probe opens /dev/vhci: hci0), toshiba_bluetooth on the TOS6205 SSDT with
  * pc-testdev (a hard-block switch at port 0xe0, which boots at 0: hard
- * blocked) and asus-wireless on the ATK4002 SSDT (an LED).  mac80211_hwsim
- * must be at /modules/mac80211_hwsim.ko (vmrun puts it there) for the
+ * blocked) and asus-wireless on the ATK4002 SSDT (an LED), uinput.
+ * mac80211_hwsim must be at /modules/mac80211_hwsim.ko (vmrun puts it there) for the
  * hotplug step.
  *
  * Transcript lines start with a tag: param, dev, sysfs, write, read,
- * ioctl, poll, ev (a /dev/rfkill event), uevent, led, queue.  Events are
+ * ioctl, poll, ev (a /dev/rfkill event), uevent, led, queue, kmsg (a
+ * kernel log line of the rfkill core, with its level).  Events are
  * printed raw, including ops the in-tree module never sends; the host's
  * allow-list decides what may differ.  Values that change from run to run
  * (SEQNUM, time counters, the keyboard's input number) are replaced by a
  * placeholder.
+ *
+ * Steps named "vm-only:..." use what only the VM has: a uinput device
+ * with the radio keys and SW_RFKILL_ALL (the uinput module), and an
+ * unblock that the Toshiba driver is slow to carry out (the TOS6205
+ * SSDT's gate, bit 1 of the switch port).
  *
  * On the host, with PARITY_FAKE_CONTROL=SOCKET, the same program runs on
  * fake-rfkill through rfkill-preload.so (RFK_RFKILL_AS_DEVICE=1), with
@@ -34,8 +40,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/input.h>
 #include <linux/netlink.h>
 #include <linux/rfkill.h>
+#include <linux/uinput.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -49,10 +57,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define SWITCH_PORT	0xe0	/* pc-testdev: the TOS6205 switch, bit 0 */
+#define SWITCH_GATE	0x02	/* held: the driver's unblock waits */
+#define SWITCH_WAITING	0x04	/* set by the SSDT while it waits */
 #define QUEUE_CHANGES	3000
 #define OP_AIRPLANE_ACQUIRE	4	/* ours only: rfkill-airplane.h */
 #define OP_AIRPLANE_CHANGE	5
@@ -61,6 +72,7 @@
 static int rfk = -1;		/* the observer fd on /dev/rfkill */
 static int uev = -1;		/* kernel uevents (no udev in the VM) */
 static int vhci = -1;
+static int kmsg = -1;		/* the kernel log, read from the probe's start */
 static int indicator_events;	/* ops 4/5 seen by drain_fd() */
 static int last_wlan_idx = -1;	/* of the last wlan ADD drain_fd() read */
 static const char *fake_ctl;	/* PARITY_FAKE_CONTROL: on fake-rfkill */
@@ -203,11 +215,61 @@ static void drain_uevents_quiet(void)
 		;
 }
 
-/* One step: its /dev/rfkill events, then its uevents. */
+/* ---- the kernel log ---------------------------------------------------- */
+
+static void open_kmsg(void)
+{
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0)
+		die("open /dev/kmsg");
+	/* what was logged before the probe is not its business */
+	if (lseek(kmsg, 0, SEEK_END) < 0)
+		die("seek /dev/kmsg");
+}
+
+/*
+ * Prints the records logged since the last call whose text starts with
+ * "rfkill" (the core's own lines), with their level: a line the in-tree
+ * module logs at KERN_DEBUG is in the log too, whatever the console shows.
+ */
+static void drain_kmsg(const char *step)
+{
+	char rec[2048];
+
+	if (kmsg < 0)
+		return;
+	for (;;) {
+		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
+		char *text, *end;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* records overwritten: go on */
+				continue;
+			if (errno != EAGAIN)
+				printf("kmsg %s read -> %s\n", step, err_name(errno));
+			return;
+		}
+		rec[n] = '\0';
+		/* "PRI,SEQ,TS,FLAGS;TEXT\n", then " KEY=VALUE" lines */
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		end = strchr(text, '\n');
+		if (end)
+			*end = '\0';
+		if (strncmp(text, "rfkill", 6))
+			continue;
+		printf("kmsg %s level=%d %s\n", step, atoi(rec) & 7, text);
+	}
+}
+
+/* One step: its /dev/rfkill events, then its uevents and log lines. */
 static void observe(const char *step, int wait_ms)
 {
 	drain_fd(rfk, step, wait_ms, step_quiet_ms, true);
 	drain_uevents(step);
+	drain_kmsg(step);
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
@@ -749,6 +811,198 @@ static void queue_limit(void)
 	close(q);
 }
 
+/* ---- vm-only: radio keys and the master switch ----------------------- */
+
+static int keys_create(void)
+{
+	struct uinput_setup us = {
+		.id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b, .product = 0x4250 },
+		.name = "parity keys",
+	};
+	int fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	ioctl(fd, UI_SET_EVBIT, EV_KEY);
+	ioctl(fd, UI_SET_EVBIT, EV_SW);
+	ioctl(fd, UI_SET_KEYBIT, KEY_WLAN);
+	ioctl(fd, UI_SET_KEYBIT, KEY_BLUETOOTH);
+	ioctl(fd, UI_SET_SWBIT, SW_RFKILL_ALL);
+	if (ioctl(fd, UI_DEV_SETUP, &us) < 0 || ioctl(fd, UI_DEV_CREATE) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Up to 4 input events, each followed by a SYN_REPORT, in one write(). */
+static void keys_send(int fd, const struct input_event *evs, int n)
+{
+	struct input_event buf[8] = { 0 };
+	int k = 0;
+
+	for (int i = 0; i < n && i < 4; i++) {
+		buf[k++] = evs[i];
+		buf[k].type = EV_SYN;
+		buf[k++].code = SYN_REPORT;
+	}
+	if (write(fd, buf, k * sizeof(*buf)) != (ssize_t)(k * sizeof(*buf)))
+		printf("step vm-only:keys write -> %s\n", err_name(errno));
+}
+
+static void key_press(int fd, int code)
+{
+	const struct input_event evs[] = {
+		{ .type = EV_KEY, .code = code, .value = 1 },
+		{ .type = EV_KEY, .code = code, .value = 0 },
+	};
+
+	keys_send(fd, evs, 2);
+}
+
+static void master_switch(int fd, int on)
+{
+	const struct input_event ev = { .type = EV_SW, .code = SW_RFKILL_ALL, .value = on };
+
+	keys_send(fd, &ev, 1);
+}
+
+/*
+ * The NOINPUT ioctl on a file of its own, then its close: the in-tree
+ * module logs both at KERN_DEBUG.  Then the keys: a press that is still
+ * pending (held back by the 200 ms rate limit) when SW_RFKILL_ALL goes
+ * off is dropped by the EPO, but its odd count stays: the next press of
+ * that key evens it out and flips nothing.  Ends with every radio
+ * unblocked, as it began.
+ */
+static void vm_input(void)
+{
+	struct rfkill_event_ext all = { .op = RFKILL_OP_CHANGE_ALL, .type = RFKILL_TYPE_ALL };
+	int fd = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	char hci[256], path[320], val[16];
+	long start;
+	int keys, r;
+
+	if (fd < 0)
+		die("open /dev/rfkill for NOINPUT");
+	r = ioctl(fd, RFKILL_IOCTL_NOINPUT, NULL);
+	printf("ioctl vm-only:noinput-own-fd -> %d %s\n", r, r < 0 ? err_name(errno) : "");
+	observe("vm-only:noinput", 0);
+	close(fd);
+	printf("step vm-only:noinput-close\n");
+	observe("vm-only:noinput-close", 0);
+
+	keys = keys_create();
+	printf("step vm-only:keys-create -> %s\n", keys < 0 ? err_name(errno) : "ok");
+	if (keys < 0)
+		return;
+	/* the switch reads off at connect: an EPO */
+	observe("vm-only:keys-create", 3000);
+	master_switch(keys, 1);
+	printf("step vm-only:sw-rfkill-all=1\n");
+	observe("vm-only:sw-rfkill-all=1", 3000);
+
+	/* outside the rate limit: the Bluetooth press is handled at once */
+	usleep(300000);
+	if (!rfkill_dir("hci0", hci, sizeof(hci)))
+		die("no hci0 for the key steps");
+	snprintf(path, sizeof(path), "%s/soft", hci);
+	start = now_ms();
+	key_press(keys, KEY_BLUETOOTH);
+	do {
+		if (read_file(path, val, sizeof(val)) > 0 && val[0] == '1')
+			break;
+		usleep(2000);
+	} while (now_ms() - start < 3000);
+	/*
+	 * Within 200 ms of that press, and after its run: the KEY_WLAN
+	 * press waits for the rate limit, and SW_RFKILL_ALL off (an EPO,
+	 * which does not wait) finds it pending.  Later than 200 ms, the
+	 * press could be applied before the EPO: the step says which.
+	 */
+	{
+		const struct input_event evs[] = {
+			{ .type = EV_KEY, .code = KEY_WLAN, .value = 1 },
+			{ .type = EV_KEY, .code = KEY_WLAN, .value = 0 },
+			{ .type = EV_SW, .code = SW_RFKILL_ALL, .value = 0 },
+		};
+
+		keys_send(keys, evs, 3);
+	}
+	printf("step vm-only:key-bluetooth,key-wlan+sw-rfkill-all=0 -> "
+	       "within the rate limit: %s\n", now_ms() - start < 200 ? "yes" : "no");
+	observe("vm-only:key-wlan+sw-rfkill-all=0", 3000);
+	master_switch(keys, 1);
+	printf("step vm-only:sw-rfkill-all=1\n");
+	observe("vm-only:sw-rfkill-all=1", 3000);
+	usleep(300000);
+	key_press(keys, KEY_WLAN);
+	printf("step vm-only:key-wlan\n");
+	observe("vm-only:key-wlan", 1500);
+
+	close(keys);
+	printf("step vm-only:keys-remove\n");
+	observe("vm-only:keys-remove", 0);
+	if (write(rfk, &all, RFKILL_EVENT_SIZE_V1) < 0)
+		printf("write vm-only:unblock-all -> -1 %s\n", err_name(errno));
+	observe("vm-only:unblock-all", 0);
+}
+
+/* ---- vm-only: an unblock the driver is slow to carry out --------------- */
+
+/*
+ * The Toshiba radio (switch on) soft blocked, then a child unblocks it
+ * through sysfs while the SSDT's gate holds the driver's set_block()
+ * (BTPO).  Meanwhile the uevent file and a uevent say what the device's
+ * state is: in-tree, the new soft state; the /dev/rfkill event comes
+ * when set_block() returns.
+ */
+static void vm_pending_unblock(void)
+{
+	char dir[256], soft[320], uevent[320];
+	bool waiting = false;
+	long deadline;
+	int status = -1;
+	pid_t pid;
+	int fd, r;
+
+	if (!rfkill_dir(TOSHIBA, dir, sizeof(dir))) {
+		printf("step vm-only:pending-unblock -> no device\n");
+		return;
+	}
+	snprintf(soft, sizeof(soft), "%s/soft", dir);
+	snprintf(uevent, sizeof(uevent), "%s/uevent", dir);
+	sysfs_write(TOSHIBA, "soft", "1");
+
+	outb(1 | SWITCH_GATE, SWITCH_PORT);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		fd = open(soft, O_WRONLY | O_CLOEXEC);
+		_exit(fd >= 0 && write(fd, "0", 1) == 1 ? 0 : 1);
+	}
+	deadline = now_ms() + 10000;
+	while (!(waiting = inb(SWITCH_PORT) & SWITCH_WAITING) && now_ms() < deadline)
+		usleep(10000);
+	printf("step vm-only:pending-unblock -> the driver waits: %s\n",
+	       waiting ? "yes" : "no");
+	print_value("sysfs vm-only:pending-unblock", "uevent", uevent);
+	fd = open(uevent, O_WRONLY | O_CLOEXEC);
+	r = fd < 0 || write(fd, "change", 6) != 6 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	printf("write vm-only:pending-unblock uevent=change -> %s\n",
+	       r < 0 ? err_name(-r) : "ok");
+	drain_uevents("vm-only:pending-unblock");
+
+	outb(1, SWITCH_PORT);
+	waitpid(pid, &status, 0);
+	printf("write vm-only:pending-unblock soft=0 -> %s\n",
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "failed");
+	observe("vm-only:pending-unblock-done", 0);
+}
+
 int main(void)
 {
 	uint32_t max_size;
@@ -765,6 +1019,7 @@ int main(void)
 		if (ioperm(SWITCH_PORT, 1, 1) < 0)
 			die("ioperm for the switch port");
 		uev = open_uevents();	/* the fake sends none */
+		open_kmsg();		/* nor logs */
 	}
 	vhci_open();
 
@@ -821,6 +1076,8 @@ int main(void)
 	dev_write("change-all-type-9", 0, 9, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
 	dev_write("change-all-type-200", 0, 200, RFKILL_OP_CHANGE_ALL, 1, 0, RFKILL_EVENT_SIZE_V1);
 	dev_write("change-unblock-again", 0, 0, RFKILL_OP_CHANGE, 0, 0, RFKILL_EVENT_SIZE_V1);
+	if (!fake_ctl)
+		vm_input();
 
 	/* ioctls and the read sizes they select */
 	do_ioctl("NOINPUT", RFKILL_IOCTL_NOINPUT, NULL);
@@ -850,6 +1107,8 @@ int main(void)
 	set_switch(true);
 	printf("step switch-on -> hard=%s\n", wait_attr(TOSHIBA, "hard", "0"));
 	observe("switch-on", 3000);
+	if (!fake_ctl)
+		vm_pending_unblock();
 	set_switch(false);
 	printf("step switch-off -> hard=%s\n", wait_attr(TOSHIBA, "hard", "1"));
 	observe("switch-off", 3000);

@@ -31,7 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from allowed_differences import normalize  # noqa: E402
 import fake_parity  # noqa: E402
 
-RADIOS = ['mac80211_hwsim radios=2', 'hci_vhci', 'toshiba_bluetooth']
+# uinput: the probe's key steps
+RADIOS = ['mac80211_hwsim radios=2', 'hci_vhci', 'toshiba_bluetooth', 'uinput']
 
 def summary(changed):
     """The distinct differences, with how often each was seen: the step
@@ -41,7 +42,7 @@ def summary(changed):
     for line in changed:
         sign, rest = line[0], line[1:]
         words = rest.split(' ')
-        if words[0] in ('uevent', 'ev', 'read', 'write', 'led') and len(words) > 2:
+        if words[0] in ('uevent', 'ev', 'read', 'write', 'led', 'kmsg') and len(words) > 2:
             words = [words[0]] + words[2:]
         elif words[0] == 'sysfs' and len(words) > 3:
             words = [words[0], '<dev>'] + words[3:]
