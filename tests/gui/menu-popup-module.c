@@ -37,7 +37,11 @@ find_tray_menu (void)
   return NULL;
 }
 
-/* Once, when the menu is there; the test closes nothing. */
+/* Until the menu is up; the test closes nothing.  gtk_menu_popup() gives
+ * up without a word when it cannot grab the pointer and keyboard (the
+ * X server still busy with the applet's first windows, on a loaded
+ * machine): the menu stays hidden, so it is popped up again until it is
+ * visible. */
 static gboolean
 popup_cb (gpointer user_data)
 {
@@ -45,13 +49,19 @@ popup_cb (gpointer user_data)
 
   if (menu == NULL)
     return G_SOURCE_CONTINUE;
+  if (gtk_widget_get_visible (GTK_WIDGET (menu)))
+    {
+      g_message ("menu-popup-module: the menu is up");
+      return G_SOURCE_REMOVE;
+    }
   /* gtk_menu_popup_at_pointer() wants a trigger event to grab with;
    * there is none here, and the old call grabs without one. */
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_menu_popup (menu, NULL, NULL, NULL, NULL, 0, GDK_CURRENT_TIME);
   G_GNUC_END_IGNORE_DEPRECATIONS
-  g_message ("menu-popup-module: the menu is up");
-  return G_SOURCE_REMOVE;
+  if (!gtk_widget_get_visible (GTK_WIDGET (menu)))
+    g_message ("menu-popup-module: the menu did not come up; again soon");
+  return G_SOURCE_CONTINUE;
 }
 
 G_MODULE_EXPORT void
