@@ -18,7 +18,7 @@ install=1
 [ "${1:-}" = --no-install ] && install=0
 fuzz_seconds=${FUZZ_SECONDS:-60}
 out=${RFK_TEST_DIR:-$top/_build-tests}
-# The kernel suite's sid chroot (tests/vm/sid_kernel.py) outlives
+# The kernel suite's sid and trixie chroots (tests/vm/kernel_root.py) outlive
 # `meson setup --wipe`, so a rerun does not fetch it again.
 export RFKILL_KERNEL_CACHE=${RFKILL_KERNEL_CACHE:-$out/kernel-cache}
 
