@@ -64,7 +64,7 @@ run_suites() {
 # Every suite and every kernel line is required here: a missing tool or
 # kernel fails configure instead of shrinking the run behind a warning.
 run_suites main "$out/main" -Dkernel_tests=enabled -Dsystem_tests=enabled \
-  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid -- --no-suite bench
+  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid,trixie -- --no-suite bench
 # UBSan findings are fatal: meson 1.0 adds no -fno-sanitize-recover, and
 # without it (or halt_on_error) UBSan prints and carries on with a green
 # test.  Both: the compiler flag needs no environment, and halt_on_error
