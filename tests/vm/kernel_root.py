@@ -46,13 +46,19 @@ import sys
 import time
 
 PACKAGES = 'make,libc6-dev,kmod,xz-utils,bc,libelf-dev,pahole'
-# Per suite: the compiler its linux-headers depend on, and the archives
-# (beyond the suite itself, which debootstrap names) its kernels come
-# from: 'SUITE-updates' lines from the mirror, 'SUITE-security' from the
+# Per suite (and chroot, CACHE/SUITE): the release debootstrap makes
+# ('dist', default the suite itself), the compiler its linux-headers
+# depend on, and the archives beyond that release its kernels come from:
+# '-updates' and '-backports' from the mirror, '-security' from the
 # mirror's -security twin (deb.debian.org/debian-security).
+# trixie-backports has a chroot of its own: every kernel of a root is
+# one kernels.py lists, and trixie's are not tested like backports' lines.
 SUITES = {
     'sid': {'gcc': 'gcc-16', 'extra': []},
     'trixie': {'gcc': 'gcc-14', 'extra': ['trixie-updates', 'trixie-security']},
+    'trixie-backports': {'dist': 'trixie', 'gcc': 'gcc-14',
+                         'extra': ['trixie-updates', 'trixie-security',
+                                   'trixie-backports']},
 }
 CHROOT_OK = '.rfkill-chroot-ok'
 LISTS_OK = '.rfkill-lists-updated'
@@ -133,7 +139,7 @@ def remove_tree(root):
 
 
 def sources_list(suite, mirror):
-    lines = [f'deb {mirror} {suite} main']
+    lines = [f'deb {mirror} {SUITES[suite].get("dist", suite)} main']
     for extra in SUITES[suite]['extra']:
         url = mirror.rstrip('/') + '-security' if extra.endswith('-security') else mirror
         lines.append(f'deb {url} {extra} main')
@@ -154,7 +160,7 @@ def make_chroot(root, suite, mirror):
         run(['unshare', '--mount', '--propagation', 'private', '--',
              'debootstrap', '--variant=minbase',
              f'--include={PACKAGES},{SUITES[suite]["gcc"]}',
-             suite, root, mirror], f'debootstrap {suite}')
+             SUITES[suite].get('dist', suite), root, mirror], f'debootstrap {suite}')
 
     start = time.monotonic()
     retried(attempt, f'debootstrap {suite}')
