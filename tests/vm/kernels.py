@@ -5,7 +5,7 @@
 A kernel is either installed on the host (/boot/vmlinuz-KVER,
 /lib/modules/KVER, /usr/src/linux-headers-KVER: bookworm's 6.1 and 6.12)
 or lives in a kernel root, a chroot whose own toolchain must build for it
-(sid's newest line, prepared by sid_kernel.py):
+(sid's newest line and trixie's 6.12 builds, prepared by kernel_root.py):
 ROOT/usr/lib/modules/KVER/vmlinuz, its modules and modules.dep, and
 ROOT/usr/src/linux-headers-KVER.  Kernel roots are named by the
 environment variable RFKILL_KERNEL_ROOTS (':'-separated); tests/vm's
@@ -141,7 +141,7 @@ def find(kver, roots=None):
     raise LookupError(
         f'kernel {kver}: no /boot/vmlinuz-{kver} with modules and headers, '
         f'and not in a kernel root ({ROOTS_ENV}={":".join(roots) or "unset"}; '
-        'tests/vm/sid_kernel.py prepares one)')
+        'tests/vm/kernel_root.py prepares one)')
 
 
 def available(roots):

@@ -18,7 +18,9 @@ agree, with the same export kind (EXPORT_SYMBOL / _GPL), and that there
 are no missing or extra exports.  With --kver it also runs
 kernel/check-symvers (DKMS's pre-install check) on the build, against the
 real headers and against a Module.symvers with one export altered, and
-checks that `make clean` works.
+checks that `make clean` works.  KVER is an installed kernel or one in a
+kernel root ($RFKILL_KERNEL_ROOTS, tests/vm/kernels.py: trixie's), where
+the build runs chrooted, with that system's compiler.
 
   test_crc.py --kver 6.1.0-57-amd64 [--src kernel/] [--keep DIR]
   test_crc.py --ko rfkill.ko --our-symvers Module.symvers --ref-symvers REF
@@ -31,6 +33,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+from vm import kernels
 
 REF_MODULE = "net/rfkill/rfkill"
 # A version no source file contains: MODULE_VERSION must come from the build.
@@ -95,24 +99,38 @@ def ko_crcs(ko):
     return crcs
 
 
-def build(src, kver, workdir):
-    headers = f"/usr/src/linux-headers-{kver}"
-    if not os.path.isfile(os.path.join(headers, "Module.symvers")):
-        fail(f"{headers}/Module.symvers: not found (linux-headers-{kver} "
-             "not installed?)")
+def find_kernel(kver):
+    try:
+        return kernels.find(kver)
+    except LookupError as e:
+        fail(str(e))
+    return None
+
+
+def make(kernel, args, workdir):
+    """make -C HEADERS args, where the kernel's modules are built (on the
+    host or chrooted); returns (returncode, output, argv)."""
+    log = os.path.join(workdir, "make.log")
+    with open(log, "w", encoding="utf-8") as f:
+        rc, cmd = kernel.make(args, [workdir], f)
+    with open(log, encoding="utf-8", errors="replace") as f:
+        return rc, f.read(), cmd
+
+
+def build(src, kernel, workdir):
+    headers = kernel.headers
     out = os.path.join(workdir, "kernel")
     shutil.copytree(src, out, ignore=shutil.ignore_patterns(
         "*.o", "*.ko", "*.mod*", ".*.cmd", "Module.symvers", "modules.order"))
-    cmd = ["make", "-j2", "-C", headers, f"M={out}", "modules",
-           f"RFKILL_AIRPLANE_VERSION={BUILD_VERSION}"]
+    rc, text, cmd = make(kernel, ["-j2", f"M={out}", "modules",
+                                  f"RFKILL_AIRPLANE_VERSION={BUILD_VERSION}"],
+                         workdir)
     print("+", " ".join(cmd), flush=True)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    if r.returncode != 0:
-        print(r.stdout)
-        fail(f"build against {headers} failed (exit {r.returncode})")
+    if rc != 0:
+        print(text)
+        fail(f"build against {headers} failed (exit {rc})")
     # warnings are part of the result: show them
-    for line in r.stdout.splitlines():
+    for line in text.splitlines():
         if "warning" in line.lower() and "BTF" not in line:
             print(line)
     return (os.path.join(out, "rfkill", "rfkill.ko"),
@@ -154,12 +172,12 @@ def compare(ko, our_symvers, ref_symvers, label):
     return bad == 0
 
 
-def check_symvers_script(src, kver, our_symvers, workdir):
+def check_symvers_script(src, kernel, our_symvers, workdir):
     """kernel/check-symvers (what DKMS runs before installing) accepts this
     build against the real headers, and refuses a Module.symvers that
     differs in one rfkill export: a CRC where the kernel has modversions,
     the symbol itself where it has not."""
-    headers = f"/usr/src/linux-headers-{kver}"
+    headers = kernel.headers
     script = os.path.join(src, "check-symvers")
     ok = True
 
@@ -203,20 +221,17 @@ def check_symvers_script(src, kver, our_symvers, workdir):
     return ok
 
 
-def check_clean(kver, out):
+def check_clean(kernel, out, workdir):
     """make clean (what DKMS's CLEAN runs) works: kbuild does not read the
     kernel configuration for it, and our Kbuild must not insist on one."""
-    headers = f"/usr/src/linux-headers-{kver}"
-    cmd = ["make", "-C", headers, f"M={out}", "clean"]
+    rc, text, cmd = make(kernel, [f"M={out}", "clean"], workdir)
     print("+", " ".join(cmd), flush=True)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
     gone = not os.path.exists(os.path.join(out, "rfkill", "rfkill.ko"))
-    ok = r.returncode == 0 and gone
+    ok = rc == 0 and gone
     if not ok:
-        print(r.stdout)
+        print(text)
     print(f"{'ok' if ok else 'FAIL':8} make clean exits 0 and removes rfkill.ko "
-          f"(rc={r.returncode})")
+          f"(rc={rc})")
     return ok
 
 
@@ -237,17 +252,19 @@ def check_versions(ko):
 
 
 def build_and_check(src, kver, workdir):
-    ko, ours, ref = build(src, kver, workdir)
+    kernel = find_kernel(kver)
+    ko, ours, ref = build(src, kernel, workdir)
     ok = compare(ko, ours, ref, kver)
     ok &= check_versions(ko)
-    ok &= check_symvers_script(src, kver, ours, workdir)
-    ok &= check_clean(kver, os.path.dirname(os.path.dirname(ko)))
+    ok &= check_symvers_script(src, kernel, ours, workdir)
+    ok &= check_clean(kernel, os.path.dirname(os.path.dirname(ko)), workdir)
     return ok
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--kver", help="build against /usr/src/linux-headers-KVER")
+    ap.add_argument("--kver", help="build against KVER's headers (installed, "
+                    "or in a kernel root)")
     ap.add_argument("--src", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
         "kernel"), help="the kernel/ source dir (default: ours)")
