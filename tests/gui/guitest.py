@@ -174,7 +174,7 @@ class Watcher:
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         if method == 'RegisterStatusNotifierItem':
             service = params.unpack()[0]
-            # ayatana passes its object path; others pass a bus name.
+            # Our item passes its object path; others pass a bus name.
             if service.startswith('/'):
                 entry = (sender, service)
             else:
