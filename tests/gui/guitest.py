@@ -296,6 +296,12 @@ class Item:
                            GLib.Variant('(ii)', (0, 0)), None,
                            Gio.DBusCallFlags.NONE, 5000, None)
 
+    def click_icon(self, method):
+        """A host's click on the icon: Activate (left), ContextMenu (right)."""
+        self.bus.call_sync(self.name, self.path, SNI_IFACE, method,
+                           GLib.Variant('(ii)', (0, 0)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+
     def menu_path(self):
         return self.props()['Menu']
 
