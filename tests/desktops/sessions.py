@@ -47,9 +47,9 @@ class Desktop:
     # session has several installed (None: the desktop owns the name).
     notification_exec = None
     # The clicks that open the item's menu, each a step of its own: the
-    # right click everywhere, and the left click too, because the item
-    # says ItemIsMenu (LXQt and MATE called Activate on a left click while
-    # it did not, and nothing opened).
+    # right click everywhere, and the left click too: the item says
+    # ItemIsMenu, and answers Activate (which LXQt and MATE call on a left
+    # click whatever ItemIsMenu says) by popping up its menu.
     menu_buttons = ('left', 'right')
     # Seconds from a Notify to its popup on screen.
     notification_timeout = 20

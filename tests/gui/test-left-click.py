@@ -1,11 +1,12 @@
 """A left click opens the menu, whatever the panel does with it.
 
 Scenario: a panel asks the item how a left click is meant.  The item says
-ItemIsMenu, so LXQt, MATE, Plasma and waybar open the menu themselves
-(from the item's Menu, the dbusmenu the tests read).  A panel that calls
-Activate anyway (and ContextMenu, for the right click) gets the applet's
-own GTK menu popped up: through AT-SPI its "Airplane mode" item is not
-shown before the call and is shown after it, and Escape closes it.
+ItemIsMenu, so hosts that honour it (Plasma, waybar) draw the menu
+themselves (from the item's Menu, the dbusmenu the tests read).  A panel
+that calls Activate anyway (LXQt's and MATE's do on a left click) or
+ContextMenu gets the applet's own GTK menu popped up: through AT-SPI its
+"Airplane mode" item is not shown before the call and is shown after it,
+and Escape closes it.
 """
 import subprocess
 
@@ -68,8 +69,8 @@ def test(logdir):
         props = item.props()
         log('ItemIsMenu:', props.get('ItemIsMenu'), 'Menu:', props.get('Menu'))
         check(props.get('ItemIsMenu') is True,
-              f'ItemIsMenu is {props.get("ItemIsMenu")!r}: LXQt and MATE '
-              'would call Activate on a left click instead of opening the menu')
+              f'ItemIsMenu is {props.get("ItemIsMenu")!r}: hosts that honour '
+              'it would not open the menu on a left click')
         check(props.get('Menu') == item.menu_path() and
               item.find(ITEM).label == ITEM, 'the item\'s Menu is not our menu')
 
