@@ -429,9 +429,10 @@ RfkStatusItem *
 rfk_status_item_new (const char *id, const char *title, GtkMenu *menu,
                      GtkWidget *secondary)
 {
-  RfkStatusItem *self = g_object_new (RFK_TYPE_STATUS_ITEM, NULL);
+  RfkStatusItem *self;
 
   g_return_val_if_fail (id != NULL && GTK_IS_MENU (menu), NULL);
+  self = g_object_new (RFK_TYPE_STATUS_ITEM, NULL);
   self->id = g_strdup (id);
   self->title = g_strdup (title != NULL ? title : "");
   self->menu = g_object_ref (menu);
