@@ -2,11 +2,11 @@
  * rfk-status-item.h: our StatusNotifierItem, published over GDBus, with
  * its menu exported by libdbusmenu.
  *
- * The item says ItemIsMenu: hosts that honour it (Plasma, waybar) draw
- * the menu on a left click as on a right one.  Hosts that call Activate
- * or ContextMenu anyway (LXQt's and MATE's panels do on a left click)
- * get the GTK menu popped up by us, on X11.  The middle click
- * (SecondaryActivate) activates one menu item.
+ * The item says ItemIsMenu, for hosts that honour it.  Hosts that call
+ * Activate or ContextMenu anyway (bookworm's LXQt, MATE, Plasma and
+ * Cinnamon panels call Activate on a left click) get the GTK menu popped
+ * up by us, on X11.  The middle click (SecondaryActivate) activates one
+ * menu item.
  *
  * It registers with org.kde.StatusNotifierWatcher whenever a watcher
  * appears (a panel that restarts gets the item again); "registered" says

@@ -48,8 +48,8 @@ class Desktop:
     notification_exec = None
     # The clicks that open the item's menu, each a step of its own: the
     # right click everywhere, and the left click too: the item says
-    # ItemIsMenu, and answers Activate (which LXQt and MATE call on a left
-    # click whatever ItemIsMenu says) by popping up its menu.
+    # ItemIsMenu, and answers Activate (which the X11 panels here call on
+    # a left click whatever ItemIsMenu says) by popping up its GTK menu.
     menu_buttons = ('left', 'right')
     # Seconds from a Notify to its popup on screen.
     notification_timeout = 20

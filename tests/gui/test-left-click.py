@@ -1,9 +1,9 @@
 """A left click opens the menu, whatever the panel does with it.
 
 Scenario: a panel asks the item how a left click is meant.  The item says
-ItemIsMenu, so hosts that honour it (Plasma, waybar) draw the menu
-themselves (from the item's Menu, the dbusmenu the tests read).  A panel
-that calls Activate anyway (LXQt's and MATE's do on a left click) or
+ItemIsMenu, so a host that honours it draws the menu itself (from the
+item's Menu, the dbusmenu the tests read).  A panel that calls Activate
+anyway (bookworm's LXQt, MATE, Plasma and Cinnamon do on a left click) or
 ContextMenu gets the applet's own GTK menu popped up: through AT-SPI its
 "Airplane mode" item is not shown before the call and is shown after it,
 and Escape closes it.
@@ -69,7 +69,7 @@ def test(logdir):
         props = item.props()
         log('ItemIsMenu:', props.get('ItemIsMenu'), 'Menu:', props.get('Menu'))
         check(props.get('ItemIsMenu') is True,
-              f'ItemIsMenu is {props.get("ItemIsMenu")!r}: hosts that honour '
+              f'ItemIsMenu is {props.get("ItemIsMenu")!r}: a host that honours '
               'it would not open the menu on a left click')
         check(props.get('Menu') == item.menu_path() and
               item.find(ITEM).label == ITEM, 'the item\'s Menu is not our menu')
