@@ -6,7 +6,7 @@
  *   working (airplane mode, the light, notifications, the D-Bus API and
  *   the CLI) and says so once per run, naming the missing extension, with
  *   actions to quit or to stop starting at login.  A watcher that appears
- *   later shows the icon (libayatana registers again by itself).
+ *   later shows the icon (the item registers again by itself).
  * - A second launch: the running applet says it is already running, and
  *   where to find it.
  */

@@ -5,7 +5,7 @@
  * A click in the tray's menu reaches us as dbusmenu's Event method, and
  * libdbusmenu does not act on it in its D-Bus handler: it answers, then
  * activates the item from a zero-length timeout.  Our own D-Bus methods,
- * property writes and the middle click (ayatana's SecondaryActivate) were
+ * property writes and the middle click (the item's SecondaryActivate) were
  * acted on in their handlers, so a request sent right after a click was
  * carried out before it (RULES.md: requests are applied in the order they
  * arrive).  Every door therefore goes through the same kind of source:

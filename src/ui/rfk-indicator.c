@@ -2,11 +2,12 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <libayatana-appindicator/app-indicator.h>
 
 #include "rfk-hardware-airplane.h"
 #include "rfk-icon-theme.h"
 #include "rfk-indicator.h"
+#include "rfk-status-item.h"
+#include "rfk-xembed-icon.h"
 
 /* Per state: the accessible description; the icons are rfk-icon-theme's.
  * RFK_ICON_NO_SUPPORT stands for several states of the model, each
@@ -34,10 +35,11 @@ struct _RfkIndicator
 
   RfkManager *manager;      /* owned */
   RfkMenu *menu;            /* owned */
-  AppIndicator *indicator;  /* owned */
+  RfkStatusItem *item;      /* owned */
+  RfkXembedIcon *xembed;    /* owned, while no watcher has the item */
   char *icon_name;          /* what the item shows now */
   char *icon_description;
-  AppIndicatorStatus shown_status;
+  gboolean shown_active;
 };
 
 G_DEFINE_FINAL_TYPE (RfkIndicator, rfk_indicator, G_TYPE_OBJECT)
@@ -76,25 +78,24 @@ rfk_indicator_icon_description (RfkManager *manager, RfkIconState state)
   return _("Cannot read the radio switches");
 }
 
-AppIndicatorStatus
-rfk_indicator_status_for (RfkManager *manager)
+gboolean
+rfk_indicator_active_for (RfkManager *manager)
 {
   GPtrArray *devices = rfk_manager_get_devices (manager);
 
   switch (rfk_manager_get_state (manager))
     {
     case RFK_MANAGER_STATE_READY:
-      return devices != NULL && devices->len > 0 ? APP_INDICATOR_STATUS_ACTIVE
-                                                 : APP_INDICATOR_STATUS_PASSIVE;
+      return devices != NULL && devices->len > 0;
     case RFK_MANAGER_STATE_STARTING:
     case RFK_MANAGER_STATE_NO_DEVICE:
       /* No /dev/rfkill: a kernel without radios (a VM, a desktop). */
-      return APP_INDICATOR_STATUS_PASSIVE;
+      return FALSE;
     case RFK_MANAGER_STATE_NO_PERMISSION:
     case RFK_MANAGER_STATE_FAILED:
     default:
       /* Radios may be there; the menu says what went wrong. */
-      return APP_INDICATOR_STATUS_ACTIVE;
+      return TRUE;
     }
 }
 
@@ -103,16 +104,16 @@ rfk_indicator_status_for (RfkManager *manager)
 static void
 update_status (RfkIndicator *self)
 {
-  AppIndicatorStatus status = rfk_indicator_status_for (self->manager);
+  gboolean active = rfk_indicator_active_for (self->manager);
 
-  if (status == self->shown_status)
+  if (active == self->shown_active)
     return;
-  self->shown_status = status;
-  app_indicator_set_status (self->indicator, status);
+  self->shown_active = active;
+  rfk_status_item_set_active (self->item, active);
 }
 
 /*
- * Every set_icon_full() is a NewIcon on the bus, and whatever the panel
+ * Every set_icon() is a NewIcon on the bus, and whatever the panel
  * does with it (reload, redraw), even when name and description are the
  * ones it has.  So the icon is set only when one of them really changed:
  * a new state or another language.
@@ -134,7 +135,28 @@ update_icon (RfkIndicator *self)
   self->icon_name = g_strdup (name);
   g_free (self->icon_description);
   self->icon_description = g_strdup (description);
-  app_indicator_set_icon_full (self->indicator, name, description);
+  rfk_status_item_set_icon (self->item, name, description);
+  if (self->xembed != NULL)
+    rfk_xembed_icon_set_icon (self->xembed, name, description);
+}
+
+/* No watcher has the item (none on the bus, or it vanished): an XEmbed
+ * tray may still show an icon; a watcher that comes back takes over. */
+static void
+on_registered (RfkIndicator *self)
+{
+  if (rfk_status_item_get_registered (self->item))
+    {
+      g_clear_object (&self->xembed);
+      return;
+    }
+  if (self->xembed != NULL)
+    return;
+  self->xembed = rfk_xembed_icon_new (_("Airplane Mode"),
+                                      rfk_menu_get_menu (self->menu),
+                                      rfk_menu_get_airplane_item (self->menu));
+  rfk_xembed_icon_set_icon (self->xembed, self->icon_name,
+                            self->icon_description);
 }
 
 /* The menu has caught up with the model; so does the icon, in the same
@@ -151,11 +173,12 @@ rfk_indicator_dispose (GObject *object)
 {
   RfkIndicator *self = RFK_INDICATOR (object);
 
-  if (self->indicator != NULL)
-    g_signal_handlers_disconnect_by_data (self->indicator, self);
+  if (self->item != NULL)
+    g_signal_handlers_disconnect_by_data (self->item, self);
   if (self->menu != NULL)
     g_signal_handlers_disconnect_by_data (self->menu, self);
-  g_clear_object (&self->indicator);
+  g_clear_object (&self->xembed);
+  g_clear_object (&self->item);
   g_clear_pointer (&self->icon_name, g_free);
   g_clear_pointer (&self->icon_description, g_free);
   g_clear_object (&self->menu);
@@ -182,23 +205,21 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
 
   self->manager = g_object_ref (manager);
   self->menu = g_object_ref (menu);
-  self->indicator = app_indicator_new (APP_ID,
-                                       rfk_icon_name (RFK_ICON_NO_SUPPORT),
-                                       APP_INDICATOR_CATEGORY_HARDWARE);
+  self->item = rfk_status_item_new (APP_ID, _("Airplane Mode"),
+                                    rfk_menu_get_menu (menu),
+                                    rfk_menu_get_airplane_item (menu));
   /* Hosts that look in the item's IconThemePath first find our icons
    * there, even when the host's own data directories lack them (the
    * build tree under `meson devenv`, a prefix outside XDG_DATA_DIRS). */
   icon_dir = rfk_icon_dir ();
-  app_indicator_set_icon_theme_path (self->indicator, icon_dir);
-  app_indicator_set_title (self->indicator, _("Airplane Mode"));
-  app_indicator_set_menu (self->indicator, rfk_menu_get_menu (menu));
-  app_indicator_set_secondary_activate_target (self->indicator,
-                                               rfk_menu_get_airplane_item (menu));
-  /* Set once here (ayatana's default is passive), then kept in step. */
-  self->shown_status = rfk_indicator_status_for (manager);
-  app_indicator_set_status (self->indicator, self->shown_status);
+  rfk_status_item_set_icon_theme_path (self->item, icon_dir);
+  /* Set once here (the item starts passive), then kept in step. */
+  self->shown_active = rfk_indicator_active_for (manager);
+  rfk_status_item_set_active (self->item, self->shown_active);
   update_icon (self);
 
   g_signal_connect_swapped (menu, "synced", G_CALLBACK (on_menu_synced), self);
+  g_signal_connect_swapped (self->item, "notify::registered",
+                            G_CALLBACK (on_registered), self);
   return self;
 }

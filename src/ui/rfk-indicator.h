@@ -1,12 +1,12 @@
 /*
- * rfk-indicator.h: the tray icon (libayatana-appindicator, i.e. a
- * StatusNotifierItem with a dbusmenu).  The icon shows the model's state;
- * middle-click toggles airplane mode through the menu's item.
+ * rfk-indicator.h: the tray icon (our StatusNotifierItem with its
+ * dbusmenu, rfk-status-item.h; an XEmbed icon while no watcher has it).
+ * The icon shows the model's state; middle-click toggles airplane mode
+ * through the menu's item.
  */
 #pragma once
 
 #include <gtk/gtk.h>
-#include <libayatana-appindicator/app-indicator.h>
 
 #include "rfk-icon-theme.h"
 #include "rfk-manager.h"
@@ -19,8 +19,8 @@ G_BEGIN_DECLS
 RfkIconState rfk_indicator_state_for (RfkManager *manager,
                                       RfkUdevNames *names);
 
-/* Passive (hidden by panels) while there is no radio to switch. */
-AppIndicatorStatus rfk_indicator_status_for (RfkManager *manager);
+/* FALSE (passive: panels hide it) while there is no radio to switch. */
+gboolean rfk_indicator_active_for (RfkManager *manager);
 
 /* The accessible description of the state's icon, translated; for the
  * no-radios icon, why there is nothing to switch (the manager's state). */

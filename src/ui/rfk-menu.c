@@ -443,10 +443,10 @@ airplane_in_turn_cb (gpointer user_data)
 
 /*
  * A click in the menu arrives from libdbusmenu's zero-length timeout, as
- * do our other doors (rfk-in-order.h).  The middle click does not:
- * ayatana's SecondaryActivate activates the item from its D-Bus handler
- * (an idle source), ahead of requests that came before it.  So an
- * activation from anything but such a timeout waits for its turn.
+ * do our other doors (rfk-in-order.h).  The middle click does not: the
+ * item's SecondaryActivate (rfk-status-item.c) activates it from its
+ * D-Bus handler (an idle source), ahead of requests that came before it.
+ * So an activation from anything but such a timeout waits for its turn.
  */
 static gboolean
 in_its_turn (void)

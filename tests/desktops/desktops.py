@@ -10,7 +10,8 @@ desktop's own panel:
      icon it cannot find, with radios on, in airplane mode, under a
      hardware switch and with no radios (then the item is passive: drawn
      legibly, or hidden as panels hide passive items);
-  2. the panel's click opens the menu (a large new area on screen);
+  2. the panel's left and right clicks open the menu (a large new area
+     on screen);
   3. "Airplane mode" in the menu blocks every radio, a second click
      restores them, and the icon changes and comes back;
   4. a hardware-switch flip makes the desktop's own daemon draw a
@@ -30,6 +31,8 @@ import probe
 import sessions
 
 APPLET = '/usr/bin/rfkill-applet'
+# Where the applet publishes its StatusNotifierItem.
+ITEM_PATH = '/StatusNotifierItem'
 RADIOS = ['wlan', 'bluetooth']
 # A tray icon is a square of 12 to 64 pixels (16, 22, 24, 32 in practice).
 ICON_MIN, ICON_MAX = 12, 64
@@ -325,17 +328,19 @@ class Scenario:
         radios_on = pixels.crop(on, box)
         tap.step('radios on: icon legible', lambda: self.icon_checks(on, box, 'radios-on'))
 
-        # The menu, on the click this panel opens it with.
-        def menu():
+        # The menu, on each click this panel opens it with.
+        def menu(button):
             x, y = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-            desktop.click(x, y, desktop.menu_button)
-            opened, areas = self.wait_popup(on, f'a menu after a {desktop.menu_button} '
+            desktop.click(x, y, button)
+            opened, areas = self.wait_popup(on, f'a menu after a {button} '
                                             f'click at {x},{y}')
-            self.shot('2-menu', opened)
+            self.shot(f'2-menu-{button}', opened)
             desktop.dismiss_menu(areas[0])
             self.settled('the menu closed', timeout=15)
-            return f'{desktop.menu_button} click: menu in {areas[0]}'
-        tap.step(f'the menu opens on a {desktop.menu_button} click', menu)
+            return f'{button} click: menu in {areas[0]}'
+        for button in desktop.menu_buttons:
+            tap.step(f'the menu opens on a {button} click',
+                     lambda button=button: menu(button))
 
         def airplane_on():
             nonlocal box
@@ -443,17 +448,14 @@ class Scenario:
         return self.settled('the tray calm', region=slot, calm_for=0.5)
 
     def item_path(self, name):
-        """libayatana's object path, the same on every panel."""
-        ident = self.item_id(name)
-        return ident and '/org/ayatana/NotificationItem/' + ident
-
-    def item_id(self, name):
+        """The item's object path once the applet has published it."""
         xml = self.bus.call_sync(
-            name, '/org/ayatana/NotificationItem', 'org.freedesktop.DBus.Introspectable',
+            name, ITEM_PATH, 'org.freedesktop.DBus.Introspectable',
             'Introspect', None, gt.GLib.VariantType('(s)'),
             gt.Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
-        nodes = gt.Gio.DBusNodeInfo.new_for_xml(xml).nodes
-        return nodes[0].path if nodes else None
+        info = gt.Gio.DBusNodeInfo.new_for_xml(xml)
+        found = any(i.name == gt.SNI_IFACE for i in info.interfaces)
+        return ITEM_PATH if found else None
 
     def notify_monitor(self):
         path = os.path.join(self.outdir, 'notify-monitor.log')

@@ -46,7 +46,11 @@ class Desktop:
     # The service file that makes D-Bus start that daemon when the
     # session has several installed (None: the desktop owns the name).
     notification_exec = None
-    menu_button = 'right'
+    # The clicks that open the item's menu, each a step of its own: the
+    # right click everywhere, and the left click too: the item says
+    # ItemIsMenu, and answers Activate (which the X11 panels here call on
+    # a left click whatever ItemIsMenu says) by popping up its GTK menu.
+    menu_buttons = ('left', 'right')
     # Seconds from a Notify to its popup on screen.
     notification_timeout = 20
     gdk_backend = 'x11'

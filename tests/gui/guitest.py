@@ -174,7 +174,7 @@ class Watcher:
     def _on_call(self, conn, sender, path, iface, method, params, invocation):
         if method == 'RegisterStatusNotifierItem':
             service = params.unpack()[0]
-            # ayatana passes its object path; others pass a bus name.
+            # Our item passes its object path; others pass a bus name.
             if service.startswith('/'):
                 entry = (sender, service)
             else:
@@ -293,6 +293,12 @@ class Item:
 
     def secondary_activate(self):
         self.bus.call_sync(self.name, self.path, SNI_IFACE, 'SecondaryActivate',
+                           GLib.Variant('(ii)', (0, 0)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+
+    def click_icon(self, method):
+        """A host's click on the icon: Activate (left), ContextMenu (right)."""
+        self.bus.call_sync(self.name, self.path, SNI_IFACE, method,
                            GLib.Variant('(ii)', (0, 0)), None,
                            Gio.DBusCallFlags.NONE, 5000, None)
 

@@ -24,7 +24,7 @@ from gnomeshell import SCREEN_W
 from desktop import diff_box, screenshot_dir, stable, xdotool
 from gsdrfkill import Gsd, SessionManager
 
-ITEM_PATH = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
+ITEM_PATH = '/StatusNotifierItem'
 # The system menu (Quick Settings) sits at the right end of the top bar.
 SYSTEM_X, SYSTEM_Y = SCREEN_W - 24, 15
 

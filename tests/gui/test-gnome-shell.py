@@ -21,7 +21,7 @@ import gnomeshell  # noqa: E402
 from gnomeshell import BAR_H  # noqa: E402
 from desktop import diff_box, save_scaled, screenshot_dir, stable, xdotool  # noqa: E402
 
-ITEM_PATH = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
+ITEM_PATH = '/StatusNotifierItem'
 
 
 def test(logdir):

@@ -31,7 +31,7 @@ def installed_extension_name():
             return json.load(f).get('name')
     return None
 # An XEmbed tray (i3bar, stalonetray) is whoever owns the X selection
-# _NET_SYSTEM_TRAY_S0; libayatana's fallback icon shows there.
+# _NET_SYSTEM_TRAY_S0; the applet's XEmbed icon shows there.
 XEMBED_TRAY = r'''
 import gi
 gi.require_version("Gtk", "3.0")

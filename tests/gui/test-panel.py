@@ -59,8 +59,7 @@ def click(x, y, button):
 
 def item_props(bus, applet):
     name = applet.unique_name(bus)
-    path = '/org/ayatana/NotificationItem/' + gt.APP_ID.replace('.', '_')
-    return gt.Item(bus, name, path).props()
+    return gt.Item(bus, name, '/StatusNotifierItem').props()
 
 
 def item_icon(bus, applet):

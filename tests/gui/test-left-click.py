@@ -1,0 +1,91 @@
+"""A left click opens the menu, whatever the panel does with it.
+
+Scenario: a panel asks the item how a left click is meant.  The item says
+ItemIsMenu, so a host that honours it draws the menu itself (from the
+item's Menu, the dbusmenu the tests read).  A panel that calls Activate
+anyway (bookworm's LXQt, MATE, Plasma and Cinnamon do on a left click) or
+ContextMenu gets the applet's own GTK menu popped up: through AT-SPI its
+"Airplane mode" item is not shown before the call and is shown after it,
+and Escape closes it.
+"""
+import subprocess
+
+import gi
+try:
+    gi.require_version('Atspi', '2.0')
+    from gi.repository import Atspi
+except (ImportError, ValueError):
+    raise SystemExit('FAIL: no AT-SPI: apt-get install gir1.2-atspi-2.0 '
+                     'at-spi2-core')
+from gi.repository import GLib
+
+import guitest as gt  # noqa: E402
+from guitest import check, log, wait_for  # noqa: E402
+
+ITEM = 'Airplane mode'
+
+
+def applet_app(pid):
+    desktop = Atspi.get_desktop(0)
+    for i in range(desktop.get_child_count()):
+        app = desktop.get_child_at_index(i)
+        if app is not None and app.get_process_id() == pid:
+            return app
+    return None
+
+
+def shown_items(node, out):
+    """Names of the menu items under node that are on screen."""
+    for i in range(node.get_child_count()):
+        child = node.get_child_at_index(i)
+        if child is None:
+            continue
+        if child.get_role() in (Atspi.Role.MENU_ITEM, Atspi.Role.CHECK_MENU_ITEM,
+                                Atspi.Role.RADIO_MENU_ITEM) and \
+                child.get_state_set().contains(Atspi.StateType.SHOWING):
+            out.append(child.get_name())
+        shown_items(child, out)
+    return out
+
+
+def menu_shown(pid):
+    """True when the menu's first item is on screen, None while AT-SPI
+    does not answer."""
+    try:
+        app = applet_app(pid)
+        return app is not None and ITEM in shown_items(app, [])
+    except GLib.Error:
+        return None
+
+
+def test(logdir):
+    with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
+        Atspi.init()
+        # The AT-SPI bridge, off for the other tests (run-in-session.py).
+        applet = s.start_applet(extra_env={'NO_AT_BRIDGE': '0'})
+        item = s.watcher.wait_item(applet.unique_name(s.bus))
+        wait_for(lambda: item.find(ITEM).enabled, 10, 'the menu')
+
+        props = item.props()
+        log('ItemIsMenu:', props.get('ItemIsMenu'), 'Menu:', props.get('Menu'))
+        check(props.get('ItemIsMenu') is True,
+              f'ItemIsMenu is {props.get("ItemIsMenu")!r}: a host that honours '
+              'it would not open the menu on a left click')
+        check(props.get('Menu') == item.menu_path() and
+              item.find(ITEM).label == ITEM, 'the item\'s Menu is not our menu')
+
+        wait_for(lambda: applet_app(applet.proc.pid), 20, 'the applet in AT-SPI')
+        check(menu_shown(applet.proc.pid) is False, 'the menu is up before a click')
+        for method in ('Activate', 'ContextMenu'):
+            item.click_icon(method)
+            wait_for(lambda: menu_shown(applet.proc.pid), 20,
+                     f'the menu up after {method}')
+            log(f'{method}: the menu is up')
+            subprocess.run(['xdotool', 'key', 'Escape'], check=True)
+            wait_for(lambda: menu_shown(applet.proc.pid) is False, 20,
+                     f'the menu closed after {method} and Escape')
+        check(applet.proc.poll() is None, 'the applet ended')
+
+
+if __name__ == '__main__':
+    gt.run(test)
