@@ -15,6 +15,8 @@ listener registered nothing tells it they changed.  A fresh process, with
 no other thread and an empty cache, reads what the application shows now.
 """
 import json
+import os
+import subprocess
 import sys
 
 import gi
@@ -46,6 +48,20 @@ def menu_items(node, out):
                         [state.value_nick for state in states]])
         menu_items(child, out)
     return out
+
+
+def read(pid):
+    """For a test: [(name, role, states)] of pid's menu items, read by this
+    file run as a process of its own; None while AT-SPI does not list pid
+    or an object went away while it was read."""
+    done = subprocess.run([sys.executable, os.path.abspath(__file__), str(pid)],
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        print('atspi_menu.py:', done.stderr.strip().splitlines()[-1:],
+              file=sys.stderr)
+        return None
+    items = json.loads(done.stdout)
+    return None if items is None else [tuple(item) for item in items]
 
 
 def main():

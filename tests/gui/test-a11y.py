@@ -10,10 +10,8 @@ enabled; the Down key reaches it.  Over dbusmenu the same item is enabled
 and its label, read as hosts read mnemonics, is the message.  Clicking
 "Airplane mode" then fails with the corrupt list named in a notification.
 """
-import json
 import os
 import subprocess
-import sys
 import time
 
 import gi
@@ -24,36 +22,22 @@ except (ImportError, ValueError):
     raise SystemExit('FAIL: no AT-SPI: apt-get install gir1.2-atspi-2.0 '
                      'at-spi2-core')
 
+import atspi_menu  # noqa: E402
 import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
 
 CORRUPT_START = 'The list of radios to restore was corrupt'
 
 
-def menu_items(pid):
-    """[(name, role, states)] of the applet's menu items, None while
-    AT-SPI does not list the applet; read by atspi_menu.py, a process of
-    its own (its docstring says why)."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                          'atspi_menu.py')
-    done = subprocess.run([sys.executable, script, str(pid)],
-                          capture_output=True, text=True, timeout=60)
-    if done.returncode != 0:   # e.g. an object gone while it was read
-        log('atspi_menu.py:', done.stderr.strip().splitlines()[-1:])
-        return None
-    items = json.loads(done.stdout)
-    return None if items is None else [tuple(item) for item in items]
-
-
 def status_item(pid):
-    found = [entry for entry in menu_items(pid) or []
+    found = [entry for entry in atspi_menu.read(pid) or []
              if entry[0].startswith(CORRUPT_START)]
     return found[0] if found else None
 
 
 def selected_name(pid):
     """The selected menu item's name, '' if none."""
-    for name, _role, states in menu_items(pid) or []:
+    for name, _role, states in atspi_menu.read(pid) or []:
         if 'selected' in states:
             return name
     return ''

@@ -13,54 +13,31 @@ import subprocess
 import gi
 try:
     gi.require_version('Atspi', '2.0')
-    from gi.repository import Atspi
+    from gi.repository import Atspi  # noqa: F401 (atspi_menu.py's)
 except (ImportError, ValueError):
     raise SystemExit('FAIL: no AT-SPI: apt-get install gir1.2-atspi-2.0 '
                      'at-spi2-core')
-from gi.repository import GLib
 
+import atspi_menu  # noqa: E402
 import guitest as gt  # noqa: E402
 from guitest import check, log, wait_for  # noqa: E402
 
 ITEM = 'Airplane mode'
 
 
-def applet_app(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        if app is not None and app.get_process_id() == pid:
-            return app
-    return None
-
-
-def shown_items(node, out):
-    """Names of the menu items under node that are on screen."""
-    for i in range(node.get_child_count()):
-        child = node.get_child_at_index(i)
-        if child is None:
-            continue
-        if child.get_role() in (Atspi.Role.MENU_ITEM, Atspi.Role.CHECK_MENU_ITEM,
-                                Atspi.Role.RADIO_MENU_ITEM) and \
-                child.get_state_set().contains(Atspi.StateType.SHOWING):
-            out.append(child.get_name())
-        shown_items(child, out)
-    return out
-
-
 def menu_shown(pid):
     """True when the menu's first item is on screen, None while AT-SPI
-    does not answer."""
-    try:
-        app = applet_app(pid)
-        return app is not None and ITEM in shown_items(app, [])
-    except GLib.Error:
+    does not list the applet (atspi_menu.py reads it, and says why in a
+    process of its own)."""
+    items = atspi_menu.read(pid)
+    if items is None:
         return None
+    return any(name == ITEM and 'showing' in states
+               for name, _role, states in items)
 
 
 def test(logdir):
     with gt.Session(logdir, ['wlan', 'bluetooth'], watcher=True) as s:
-        Atspi.init()
         # The AT-SPI bridge, off for the other tests (run-in-session.py).
         applet = s.start_applet(extra_env={'NO_AT_BRIDGE': '0'})
         item = s.watcher.wait_item(applet.unique_name(s.bus))
@@ -74,7 +51,8 @@ def test(logdir):
         check(props.get('Menu') == item.menu_path() and
               item.find(ITEM).label == ITEM, 'the item\'s Menu is not our menu')
 
-        wait_for(lambda: applet_app(applet.proc.pid), 20, 'the applet in AT-SPI')
+        wait_for(lambda: atspi_menu.read(applet.proc.pid) is not None, 20,
+                 'the applet in AT-SPI')
         check(menu_shown(applet.proc.pid) is False, 'the menu is up before a click')
         for method in ('Activate', 'ContextMenu'):
             item.click_icon(method)
