@@ -134,7 +134,7 @@ void rfk_manager_get_stats (RfkManager *self, RfkManagerStats *out_stats);
 
 /* Last state of the airplane light (the laptop's airplane-mode LED) the
  * kernel announced (op 5 event); FALSE until one arrives.  Who drives it
- * lives in rfk-led-rule.h. */
+ * lives in rfk-led-controller.h (src/system). */
 gboolean rfk_manager_get_airplane_light (RfkManager *self);
 
 G_END_DECLS

@@ -17,7 +17,7 @@
 #include "rfk-dbus-service.h"
 #include "rfk-gsd-rfkill.h"
 #include "rfk-indicator.h"
-#include "rfk-led-rule.h"
+#include "rfk-led-controller.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
 #include "rfk-nm-radios.h"

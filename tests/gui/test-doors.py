@@ -6,7 +6,7 @@ StatusNotifierItem's middle click (SecondaryActivate) and
 The engine alone is checked against a model in tests/unit/test-rules.c;
 this test checks what the doors add on top, on the real applet and the
 fake kernel, by comparing the final state after each burst of requests
-with a small reference model written from src/core/RULES.md (class
+with a small reference model written from src/RULES.md (class
 Model below; not from the C code):
 
   - requests are applied in the order they arrive, each to the state the

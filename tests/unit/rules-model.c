@@ -1,4 +1,4 @@
-/* rules-model.c: src/core/RULES.md as a small program. */
+/* rules-model.c: src/RULES.md as a small program. */
 #include "rules-model.h"
 
 #include "rfk-device.h"

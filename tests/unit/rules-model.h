@@ -1,5 +1,5 @@
 /*
- * rules-model.h: src/core/RULES.md as a small program, for the property
+ * rules-model.h: src/RULES.md as a small program, for the property
  * test (test-rules.c).  Every radio is counted (the default), names are
  * unique, so a radio's stable key is "type:name".
  *

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "rfk-led-rule.h"
+#include "rfk-led-controller.h"
 #include "test-util.h"
 
 typedef struct {

@@ -9,7 +9,7 @@
 
 #include <gio/gio.h>
 
-#include "rfk-led-rule.h"
+#include "rfk-led-controller.h"
 #include "rfk-manager.h"
 
 G_BEGIN_DECLS
