@@ -1,12 +1,21 @@
 /*
  * rfk-manager-private.h: RfkManager's internals, shared by the files it
- * is split into, and entry points for the fuzzer and the benchmark.
- * Not for the UI.
+ * is split into.  Not for the UI; tests' seams are rfk-manager-testing.h.
  *
- *   rfk-manager.c             the façade: model, events, signals, API
- *   rfk-manager-connection.c  open, watch, read and write the fd
+ *   rfk-manager.c             the GObject, state, signals, request entry
+ *                             points (the public API)
+ *   rfk-manager-model.c       the table of radios, tallies, airplane mode
+ *   rfk-manager-events.c      decoding events into the model, batches
+ *   rfk-manager-connection.c  open, watch, read the fd
  *   rfk-manager-requests.c    pending writes, confirmation, supersession
- *   rfk-manager-airplane.c    carries out rfk-airplane-policy.h's plans
+ *   rfk-manager-list.c        the restore list on disk, plans made from it
+ *   rfk-manager-airplane.c    carries out airplane-mode requests
+ *   rfk-manager-others.c      what other programs do: sweeps, airplane
+ *                             mode entered or ended elsewhere, newcomers
+ *   rfk-manager-testing.c     the seams of rfk-manager-testing.h
+ *
+ * Each field of the struct below is written by the file its section
+ * names; any of them may read it.
  *
  * Single-threaded: everything runs on the main context the manager was
  * started from.
@@ -17,39 +26,10 @@
 #include "rfk-airplane-store.h"
 #include "rfk-event.h"
 #include "rfk-manager.h"
+#include "rfk-manager-testing.h"
+#include "rfk-state-file.h"
 
 G_BEGIN_DECLS
-
-/* ---- for the fuzzer and the benchmark ---------------------------------- */
-
-/* Processes one read()/packet exactly as if it came from the device, as
- * a batch of its own (see rfk_manager_batch_end()). */
-void rfk_manager_feed (RfkManager *self, const guint8 *buf, gsize len);
-
-/* Marks the manager READY without a device (initial ADDs are over). */
-void rfk_manager_feed_ready (RfkManager *self);
-
-/* Writes go to fd (the manager closes it); nothing is read from it, the
- * caller feeds events with rfk_manager_feed(). */
-void rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket);
-
-/* How long the kernel may take to confirm a write (default 5 s), for
- * tests that make radios refuse. */
-void rfk_manager_set_confirm_timeout (RfkManager *self, guint ms);
-
-/* The windows of rfk-manager-airplane.c, for tests that check the rules
- * on many interleavings without waiting for the clock: with 0, every
- * batch is a sweep of its own and decisions about other programs are
- * taken at the batch's end (or the next main-loop turn). */
-typedef struct {
-  guint sweep_ms;         /* changes this close are one sweep */
-  guint ended_settle_ms;  /* the rest of an "everything on" may follow */
-  guint flap_quiet_ms;    /* decisions this close wait for quiet */
-  guint confirm_ms;       /* the kernel confirms a write within */
-} RfkManagerTiming;
-void rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing);
-
-/* ---- internals ---------------------------------------------------------- */
 
 typedef struct _Request Request;
 
@@ -66,22 +46,27 @@ struct _RfkManager
 {
   GObject parent_instance;
 
-  /* The connection (rfk-manager-connection.c). */
-  char *device_path;
+  /* ---- rfk-manager.c: what it was made with, and its state. */
+  char *device_path;      /* /dev/rfkill, or a fake kernel's socket */
+  gboolean read_only;     /* opened for listing only: no writes */
   RfkManagerState state;
   GError *error;
+  guint32 airplane_types; /* the types airplane mode counts */
+  RfkManagerTiming timing;
+
+  /* ---- rfk-manager-connection.c: the fd. */
   int fd;                 /* -1 while not open */
   gboolean is_socket;
-  gboolean read_only;     /* opened for listing only: no writes */
   guint read_source;
   guint settle_source;
   gboolean awaiting_list_end; /* sockets: next status ends the ADDs */
   GFileMonitor *monitor;  /* only while waiting for the device */
 
-  /* The model.  devices owns the RfkDevice; sorted borrows them. */
+  /* ---- rfk-manager-model.c: the radios and what is derived from them
+   * (rfk-manager-events.c adds radios and notes the light and stats).
+   * devices owns the RfkDevice; sorted borrows them. */
   GHashTable *devices;    /* GUINT_TO_POINTER (idx) -> RfkDevice */
   GPtrArray *sorted;      /* by type, then name */
-  guint32 airplane_types;
   /* Tallies over the model, kept up to date on every ADD, DEL and CHANGE
    * (and recounted when airplane_types changes), so that no event has to
    * walk every radio (rfk_manager_tally()). */
@@ -93,20 +78,31 @@ struct _RfkManager
   gboolean airplane_light;/* the kernel's airplane-mode LED (op 5) */
   RfkManagerStats stats;
 
-  /* What happened since the last batch of events began (one drain of
-   * the fd): decisions about other programs wait for its end, because
-   * `rfkill unblock all` arrives as one CHANGE per radio. */
+  /* ---- rfk-manager-events.c: the current batch, one drain of the fd.
+   * Decisions about other programs wait for its end, because `rfkill
+   * unblock all` arrives as one CHANGE per radio. */
   gboolean in_batch;
-  /* The soft states from before the current sweep: changes that follow
-   * one another within SWEEP_MS (rfk-manager-airplane.c), however many reads they take (the
-   * key's switch wakes us after its first CHANGE). */
+  /* The batch holds a change that is not ours (another program's, a
+   * switch's, a radio added): only then are airplane-mode decisions
+   * about other programs taken.  Ours alone ending airplane mode is the
+   * user's request, which no decision may undo.  rfk-manager-others.c
+   * clears it once it has decided. */
+  gboolean others_in_batch;
+
+  /* ---- rfk-manager-others.c: what other programs do.
+   * The soft states from before the current sweep: changes that follow
+   * one another within SWEEP_MS, however many reads they take (the key's
+   * switch wakes us after its first CHANGE). */
   GHashTable *sweep_before;   /* idx -> GINT (soft before the sweep + 1) */
   gint64 sweep_last_change;   /* monotonic µs of the sweep's last change */
+  gboolean sweep_in_batch;    /* the current batch already swept */
   /* Airplane mode flapping under other programs' changes (a storm): a
    * decision about them within FLAP_QUIET_MS of the last one waits until
    * their changes have been quiet that long, and is taken once. */
   gint64 last_decision_us;    /* the last entered/ended decision */
   guint flap_source;          /* the deferred decision, 0 if none */
+  /* Set by rfk-manager-model.c when airplane mode flips in a batch with
+   * changes of others in it. */
   gboolean ended_in_batch;    /* airplane mode ended, not by us */
   gboolean entered_in_batch;  /* airplane mode began, not by us */
   /* Airplane mode ended elsewhere but not every counted radio is on yet:
@@ -115,15 +111,21 @@ struct _RfkManager
    * when every counted radio is on, or when this one-shot timeout says
    * the user switched radios by hand. */
   guint ended_settle_source;
-  GHashTable *newcomers;      /* idx set: plugged in during airplane mode */
+  /* idx set: plugged in during airplane mode (a radio removed leaves it;
+   * rfk-manager-airplane.c empties it when the list is spent). */
+  GHashTable *newcomers;
+
+  /* ---- rfk-manager-list.c: the restore list. */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
   /* A corrupt list moved aside whose marker could not be saved: the list
    * is unknown all the same, so this process remembers it, until
    * airplane mode is turned on again (rfk-manager-airplane.c). */
   char *unrecorded_copy;
 
-  /* Pending writes (rfk-manager-requests.c).  Every idx is claimed by at
-   * most one request: a newer request for the same radio supersedes. */
+  /* ---- rfk-manager-requests.c: pending writes.  Every idx is claimed
+   * by at most one request: a newer request for the same radio
+   * supersedes.  rfk-manager-connection.c forgets the writes when the
+   * fd closes, and queues the status of the op-5 opt-in it sends. */
   GList *requests;        /* Request *, live ones */
   GHashTable *claims;     /* GUINT_TO_POINTER (idx) -> Request * */
   /* What we last wrote per radio until the kernel reports that state:
@@ -138,13 +140,6 @@ struct _RfkManager
    * airplane request joins one in flight only while it is this one. */
   guint newest_caller_request;
   guint airplane_ops;     /* airplane requests in flight */
-  RfkManagerTiming timing;
-  gboolean sweep_in_batch;    /* the current batch already swept */
-  /* The current batch holds a change that is not ours (another
-   * program's, a switch's, a radio added): only then are airplane-mode
-   * decisions about other programs taken.  Ours alone ending airplane
-   * mode is the user's request, which no decision may undo. */
-  gboolean others_in_batch;
 };
 
 struct _Request
@@ -184,8 +179,11 @@ extern guint rfk_manager_signals[N_SIGNALS];
 /* rfk-manager.c */
 void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
                             GError *error);
-void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
-void rfk_manager_batch_end (RfkManager *self);
+
+/* rfk-manager-model.c */
+void rfk_manager_device_free (RfkDevice *device);
+void rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device);
+void rfk_manager_remove_device (RfkManager *self, RfkDevice *device);
 void rfk_manager_remove_all_devices (RfkManager *self);
 /* device did not reach soft: leave it out until it next changes. */
 void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
@@ -193,8 +191,13 @@ void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
 void rfk_manager_update_airplane_mode (RfkManager *self);
 /* Adds (sign 1) or takes out (sign -1) device's share of the tallies. */
 void rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign);
+void rfk_manager_retally (RfkManager *self);
 gboolean rfk_manager_compute_airplane_mode (RfkManager *self,
                                             guint *out_unblocked);
+
+/* rfk-manager-events.c */
+void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
+void rfk_manager_batch_end (RfkManager *self);
 
 /* rfk-manager-connection.c */
 void rfk_manager_try_open (RfkManager *self);
@@ -238,11 +241,47 @@ void rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft);
 gboolean rfk_request_take_ours (RfkManager *self, guint32 idx,
                                 gboolean soft);
 
+/* rfk-manager-list.c.  Decisions that read the list and may write it
+ * hold the state lock from the read to the write (rfk-state-file.h). */
+gboolean rfk_manager_list_lock (RfkManager *self, RfkStateLock **out_lock,
+                                GError **error);
+/* For decisions no caller waits for: a failure is said, and left to the
+ * next event. */
+gboolean rfk_manager_list_lock_or_warn (RfkManager *self,
+                                        RfkStateLock **out_lock);
+/* The restore list, or NULL with error set (and shown to the user). */
+RfkAirplaneStore *rfk_manager_list_load (RfkManager *self, GError **error);
+void rfk_manager_list_save (RfkManager *self, const RfkAirplaneStore *store);
+void rfk_manager_list_set_error (RfkManager *self, GError *error);
+GError *rfk_manager_list_corrupt_error (const RfkAirplaneStore *store);
+/* The policy's plan for event on the model (soft states from before the
+ * sweep with before_batch) and store. */
+RfkAirplanePlan *rfk_manager_list_plan (RfkManager *self,
+                                        RfkPolicyEvent event,
+                                        const RfkAirplaneStore *store,
+                                        gboolean before_batch);
+/* Carries out a plan of ours that no caller waits for. */
+void rfk_manager_list_enforce (RfkManager *self, const RfkAirplanePlan *plan);
+/* Airplane mode as our writes in flight will leave it. */
+gboolean rfk_manager_airplane_wanted (RfkManager *self);
+
 /* rfk-manager-airplane.c */
 void rfk_manager_airplane_start (RfkManager *self, Request *request,
                                  gboolean enabled);
 void rfk_manager_airplane_finished (RfkManager *self, RequestKind kind);
 void rfk_manager_airplane_on_ready (RfkManager *self);
+void rfk_manager_airplane_types_changed (RfkManager *self);
+/* After a refusal: a list whose airplane mode no longer holds while a
+ * radio is on is dropped, as when the user switched radios by hand. */
+void rfk_manager_airplane_drop_stale (RfkManager *self);
+/* The list is spent: an active one is replaced by an empty one. */
+void rfk_manager_airplane_forget_list (RfkManager *self);
+/* Around a request for single radios: begin returns what end needs. */
+gboolean rfk_manager_airplane_request_begin (RfkManager *self);
+void rfk_manager_airplane_request_end (RfkManager *self,
+                                       gboolean held_before);
+
+/* rfk-manager-others.c */
 void rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device);
 void rfk_manager_airplane_radio_changed (RfkManager *self,
                                          RfkDevice *device,
@@ -250,18 +289,6 @@ void rfk_manager_airplane_radio_changed (RfkManager *self,
                                          gboolean ours);
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
-void rfk_manager_airplane_types_changed (RfkManager *self);
 void rfk_manager_airplane_init_timing (RfkManager *self);
-/* After a refusal: a list whose airplane mode no longer holds while a
- * radio is on is dropped, as when the user switched radios by hand. */
-void rfk_manager_airplane_drop_stale (RfkManager *self);
-/* The list is spent: an active one is replaced by an empty one. */
-void rfk_manager_airplane_forget_list (RfkManager *self);
-/* Airplane mode as our writes in flight will leave it. */
-gboolean rfk_manager_airplane_wanted (RfkManager *self);
-/* Around a request for single radios: begin returns what end needs. */
-gboolean rfk_manager_airplane_request_begin (RfkManager *self);
-void rfk_manager_airplane_request_end (RfkManager *self,
-                                       gboolean held_before);
 
 G_END_DECLS

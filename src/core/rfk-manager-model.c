@@ -1,0 +1,194 @@
+/*
+ * rfk-manager-model.c: RfkManager's table of radios and what is derived
+ * from it: the tallies, airplane mode, radios left out after refusing.
+ *
+ * Every ADD, DEL and CHANGE updates the tallies, so that no event has to
+ * walk every radio.
+ */
+#include "config.h"
+
+#include "rfk-manager-private.h"
+
+#include "rfk-refusals.h"
+
+void
+rfk_manager_device_free (RfkDevice *device)
+{
+  g_free (device->name);
+  g_free (device->device_path);
+  g_free (device);
+}
+
+static int
+compare_devices (gconstpointer a, gconstpointer b)
+{
+  const RfkDevice *da = *(RfkDevice **) a;
+  const RfkDevice *db = *(RfkDevice **) b;
+  int r;
+
+  if (da->type != db->type)
+    return da->type < db->type ? -1 : 1;
+  r = g_strcmp0 (da->name, db->name);
+  if (r != 0)
+    return r;
+  return da->idx < db->idx ? -1 : da->idx > db->idx;
+}
+
+void
+rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device)
+{
+  guint lo = 0, hi = sorted->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (compare_devices (&sorted->pdata[mid], &device) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_ptr_array_insert (sorted, lo, device);
+}
+
+/* Radios being blocked by airplane mode's own enforcement already count
+ * as blocked, so a hot-plugged radio does not make airplane mode blink
+ * off and on. */
+static gboolean
+device_counts_blocked (RfkManager *self, RfkDevice *device)
+{
+  return rfk_device_is_blocked (device)
+         || rfk_request_is_enforcing (self, device->idx);
+}
+
+/* V1 kernels give no reason; a hard block then is a switch. */
+static gboolean
+device_switch_blocked (const RfkDevice *device)
+{
+  return device->hard && (device->hard_reasons == 0
+                          || (device->hard_reasons & RFK_HARD_BLOCK_SIGNAL));
+}
+
+void
+rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
+{
+  if (device_switch_blocked (device))
+    self->n_switch_blocked += sign;
+  if (!rfk_airplane_policy_counts (self->airplane_types, device->type)
+      || !rfk_device_takes_part (device))
+    return;
+  self->n_counted += sign;
+  if (!device->soft && !device->hard)
+    self->n_counted_on += sign;
+  else if (device->soft && !device->hard)
+    self->n_counted_soft_only += sign;
+}
+
+void
+rfk_manager_retally (RfkManager *self)
+{
+  self->n_counted = self->n_counted_on = self->n_counted_soft_only = 0;
+  self->n_switch_blocked = 0;
+  for (guint i = 0; i < self->sorted->len; i++)
+    rfk_manager_tally (self, g_ptr_array_index (self->sorted, i), 1);
+}
+
+static gboolean
+enforcing_any (RfkManager *self)
+{
+  for (GList *l = self->requests; l != NULL; l = l->next)
+    if (((Request *) l->data)->kind == REQUEST_ENFORCE)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
+{
+  guint unblocked = self->n_counted_on;
+
+  /* Radios our enforcement is blocking count as blocked already.  Such a
+   * request lives only while a hot-plugged radio is being kept off, so
+   * walking the radios then costs nothing worth a tally. */
+  if (unblocked > 0 && enforcing_any (self))
+    {
+      unblocked = 0;
+      for (guint i = 0; i < self->sorted->len; i++)
+        {
+          RfkDevice *device = g_ptr_array_index (self->sorted, i);
+
+          if (rfk_airplane_policy_counts (self->airplane_types, device->type)
+              && rfk_device_takes_part (device)
+              && !device_counts_blocked (self, device))
+            unblocked++;
+        }
+    }
+  if (out_unblocked)
+    *out_unblocked = unblocked;
+  return self->n_counted > 0 && unblocked == 0;
+}
+
+/* ---- derived state ---------------------------------------------------- */
+
+void
+rfk_manager_update_airplane_mode (RfkManager *self)
+{
+  guint unblocked;
+  gboolean enabled = rfk_manager_compute_airplane_mode (self, &unblocked);
+
+  if (enabled == self->airplane_mode)
+    return;
+  self->airplane_mode = enabled;
+
+  /* Not ours: decided at the end of the batch (rfk-manager-airplane.c).
+   * Not when the last radio merely went away (it may come back). */
+  if (self->in_batch && self->airplane_ops == 0
+      && self->state == RFK_MANAGER_STATE_READY)
+    {
+      if (!enabled && unblocked > 0)
+        self->ended_in_batch = TRUE;
+      else if (enabled)
+        self->entered_in_batch = TRUE;
+    }
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_MODE_CHANGED], 0, enabled);
+}
+
+void
+rfk_manager_remove_device (RfkManager *self, RfkDevice *device)
+{
+  guint32 idx = device->idx;
+
+  rfk_manager_tally (self, device, -1);
+  g_ptr_array_remove (self->sorted, device);
+  g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
+  g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
+  g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_REMOVED], 0, device);
+  rfk_manager_device_free (device);
+  rfk_request_check_confirmed (self, idx, NULL);
+}
+
+void
+rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
+                          gboolean soft)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  rfk_manager_tally (self, device, -1);
+  device->refused = TRUE;
+  device->refused_soft = soft;
+  rfk_manager_tally (self, device, 1);
+  /* For the next run of the CLI or the applet, until it changes. */
+  if (!self->read_only)
+    rfk_refusals_set (key, TRUE, device->soft);
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_CHANGED], 0, device);
+}
+
+void
+rfk_manager_remove_all_devices (RfkManager *self)
+{
+  while (self->sorted->len > 0)
+    rfk_manager_remove_device (self, g_ptr_array_index (self->sorted,
+                                            self->sorted->len - 1));
+  rfk_manager_update_airplane_mode (self);
+}
