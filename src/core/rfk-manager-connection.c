@@ -2,7 +2,7 @@
  * rfk-manager-connection.c: RfkManager's fd on /dev/rfkill or a socket.
  *
  * Opens it (or waits for it to appear), reads every event as it comes
- * and hands it to the model, and closes it when it goes away.  The
+ * and hands it up (RfkManagerHooks), and closes it when it goes away.  The
  * kernel queues one ADD per radio inside open(), so a char device is
  * READY once the first drain is done.  A socket peer sends its ADDs once
  * it accepted us, then a status packet that ends them; a peer that never
@@ -78,10 +78,7 @@ rfk_manager_close_device (RfkManager *self, GError *reason)
       close (self->fd);
       self->fd = -1;
     }
-  rfk_requests_fail_all (self, reason->message);
-  g_hash_table_remove_all (self->inflight);
-  g_hash_table_remove_all (self->written);
-  rfk_manager_remove_all_devices (self);
+  self->hooks->closed (self, reason);
 
   if (g_error_matches (reason, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
     state = RFK_MANAGER_STATE_NO_PERMISSION;
@@ -90,7 +87,7 @@ rfk_manager_close_device (RfkManager *self, GError *reason)
                                 G_IO_ERROR_CONNECTION_REFUSED)
            && !g_error_matches (reason, G_IO_ERROR, G_IO_ERROR_CLOSED))
     state = RFK_MANAGER_STATE_FAILED;
-  rfk_manager_set_state (self, state, reason);
+  self->hooks->state (self, state, reason);
   wait_for_device (self);
 }
 
@@ -100,7 +97,7 @@ settle_cb (gpointer user_data)
   RfkManager *self = user_data;
 
   self->settle_source = 0;
-  rfk_manager_set_state (self, RFK_MANAGER_STATE_READY, NULL);
+  self->hooks->state (self, RFK_MANAGER_STATE_READY, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -122,7 +119,7 @@ rfk_manager_connection_take_list_end (RfkManager *self)
   if (self->settle_source != 0)
     {
       g_clear_handle_id (&self->settle_source, g_source_remove);
-      rfk_manager_set_state (self, RFK_MANAGER_STATE_READY, NULL);
+      self->hooks->state (self, RFK_MANAGER_STATE_READY, NULL);
     }
   return TRUE;
 }
@@ -140,7 +137,7 @@ drain (RfkManager *self)
 
       if (n > 0)
         {
-          rfk_manager_process (self, buf, n);
+          self->hooks->packet (self, buf, n);
           if (self->fd < 0)
             return FALSE;  /* a handler stopped us */
           if (self->settle_source != 0)
@@ -149,7 +146,7 @@ drain (RfkManager *self)
         }
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         {
-          rfk_manager_batch_end (self);
+          self->hooks->batch_end (self);
           return self->fd >= 0;
         }
 
@@ -207,7 +204,7 @@ rfk_manager_try_open (RfkManager *self)
   self->fd = fd;
   self->read_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                      readable_cb, self);
-  rfk_manager_set_state (self, RFK_MANAGER_STATE_STARTING, NULL);
+  self->hooks->state (self, RFK_MANAGER_STATE_STARTING, NULL);
 
   self->awaiting_list_end = self->is_socket;
   if (self->is_socket)
@@ -221,7 +218,7 @@ rfk_manager_try_open (RfkManager *self)
   if (!drain (self))
     return;
   if (!self->is_socket)
-    rfk_manager_set_state (self, RFK_MANAGER_STATE_READY, NULL);
+    self->hooks->state (self, RFK_MANAGER_STATE_READY, NULL);
 }
 
 void

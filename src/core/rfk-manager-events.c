@@ -14,6 +14,32 @@
 #include "rfk-refusals.h"
 #include "rfk-transport.h"
 
+/* A radio leaves the table; a request waiting for it learns so. */
+void
+rfk_manager_remove_device (RfkManager *self, RfkDevice *device)
+{
+  guint32 idx = device->idx;
+
+  rfk_manager_tally (self, device, -1);
+  g_ptr_array_remove (self->sorted, device);
+  g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
+  g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
+  g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_REMOVED], 0, device);
+  rfk_manager_device_free (device);
+  rfk_request_check_confirmed (self, idx, NULL);
+}
+
+void
+rfk_manager_remove_all_devices (RfkManager *self)
+{
+  while (self->sorted->len > 0)
+    rfk_manager_remove_device (self,
+                               g_ptr_array_index (self->sorted,
+                                                  self->sorted->len - 1));
+  rfk_manager_update_airplane_mode (self);
+}
+
 static void
 apply_state (RfkDevice *device, const RfkEvent *event)
 {
@@ -100,7 +126,8 @@ handle_change (RfkManager *self, const RfkEvent *event)
   if (before.hard != device->hard)
     {
       self->others_in_batch = TRUE;
-      g_signal_emit (self, rfk_manager_signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0,
+      g_signal_emit (self,
+                     rfk_manager_signals[SIGNAL_HARDWARE_SWITCH_CHANGED], 0,
                      device, device->hard);
     }
   /* The handlers may have removed it (they should not, but be safe). */
@@ -146,8 +173,9 @@ handle_event (RfkManager *self, const RfkEvent *event)
       if (self->airplane_light != event->soft)
         {
           self->airplane_light = event->soft;
-          g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_LIGHT_CHANGED], 0,
-                         self->airplane_light);
+          g_signal_emit (self,
+                         rfk_manager_signals[SIGNAL_AIRPLANE_LIGHT_CHANGED],
+                         0, self->airplane_light);
         }
       break;
     default:

@@ -51,6 +51,17 @@ rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device)
   g_ptr_array_insert (sorted, lo, device);
 }
 
+/* The radio is claimed by airplane mode's own enforcement
+ * (rfk-manager-requests.c). */
+static gboolean
+claimed_by_enforcement (RfkManager *self, guint32 idx)
+{
+  Request *claim = g_hash_table_lookup (self->claims,
+                                        GUINT_TO_POINTER (idx));
+
+  return claim != NULL && claim->kind == REQUEST_ENFORCE;
+}
+
 /* Radios being blocked by airplane mode's own enforcement already count
  * as blocked, so a hot-plugged radio does not make airplane mode blink
  * off and on. */
@@ -58,7 +69,7 @@ static gboolean
 device_counts_blocked (RfkManager *self, RfkDevice *device)
 {
   return rfk_device_is_blocked (device)
-         || rfk_request_is_enforcing (self, device->idx);
+         || claimed_by_enforcement (self, device->idx);
 }
 
 /* V1 kernels give no reason; a hard block then is a switch. */
@@ -140,7 +151,7 @@ rfk_manager_update_airplane_mode (RfkManager *self)
     return;
   self->airplane_mode = enabled;
 
-  /* Not ours: decided at the end of the batch (rfk-manager-airplane.c).
+  /* Not ours: decided at the end of the batch (rfk-manager-others.c).
    * Not when the last radio merely went away (it may come back). */
   if (self->in_batch && self->airplane_ops == 0
       && self->state == RFK_MANAGER_STATE_READY)
@@ -150,22 +161,8 @@ rfk_manager_update_airplane_mode (RfkManager *self)
       else if (enabled)
         self->entered_in_batch = TRUE;
     }
-  g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_MODE_CHANGED], 0, enabled);
-}
-
-void
-rfk_manager_remove_device (RfkManager *self, RfkDevice *device)
-{
-  guint32 idx = device->idx;
-
-  rfk_manager_tally (self, device, -1);
-  g_ptr_array_remove (self->sorted, device);
-  g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
-  g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
-  g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
-  g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_REMOVED], 0, device);
-  rfk_manager_device_free (device);
-  rfk_request_check_confirmed (self, idx, NULL);
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_AIRPLANE_MODE_CHANGED], 0,
+                 enabled);
 }
 
 void
@@ -184,11 +181,3 @@ rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
   g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_CHANGED], 0, device);
 }
 
-void
-rfk_manager_remove_all_devices (RfkManager *self)
-{
-  while (self->sorted->len > 0)
-    rfk_manager_remove_device (self, g_ptr_array_index (self->sorted,
-                                            self->sorted->len - 1));
-  rfk_manager_update_airplane_mode (self);
-}

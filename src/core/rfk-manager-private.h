@@ -42,6 +42,22 @@ typedef enum {
   REQUEST_ORPHANS,        /* ours, no caller: writes nobody waits for */
 } RequestKind;
 
+/* How the files RfkManager is made of report back to the ones above
+ * them, so that no file calls up into one that uses it (src/README.md:
+ * no circles).  rfk-manager.c fills them in. */
+typedef struct {
+  /* rfk-manager-connection.c: a packet read, the end of one drain, the
+   * connection's state, and the device gone (before the state says why). */
+  void (*packet) (RfkManager *self, const guint8 *buf, gsize len);
+  void (*batch_end) (RfkManager *self);
+  void (*state) (RfkManager *self, RfkManagerState state, GError *error);
+  void (*closed) (RfkManager *self, const GError *reason);
+  /* rfk-manager-requests.c: an airplane request is over (its list is
+   * spent); radios refused a request, so the list may no longer hold. */
+  void (*airplane_done) (RfkManager *self, RequestKind kind);
+  void (*refused) (RfkManager *self);
+} RfkManagerHooks;
+
 struct _RfkManager
 {
   GObject parent_instance;
@@ -53,6 +69,7 @@ struct _RfkManager
   GError *error;
   guint32 airplane_types; /* the types airplane mode counts */
   RfkManagerTiming timing;
+  const RfkManagerHooks *hooks;
 
   /* ---- rfk-manager-connection.c: the fd. */
   int fd;                 /* -1 while not open */
@@ -183,8 +200,6 @@ void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
 /* rfk-manager-model.c */
 void rfk_manager_device_free (RfkDevice *device);
 void rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device);
-void rfk_manager_remove_device (RfkManager *self, RfkDevice *device);
-void rfk_manager_remove_all_devices (RfkManager *self);
 /* device did not reach soft: leave it out until it next changes. */
 void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
                                gboolean soft);
@@ -196,6 +211,8 @@ gboolean rfk_manager_compute_airplane_mode (RfkManager *self,
                                             guint *out_unblocked);
 
 /* rfk-manager-events.c */
+void rfk_manager_remove_device (RfkManager *self, RfkDevice *device);
+void rfk_manager_remove_all_devices (RfkManager *self);
 void rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len);
 void rfk_manager_batch_end (RfkManager *self);
 
@@ -236,7 +253,6 @@ Request *rfk_requests_joinable (RfkManager *self, RequestKind kind);
  * of their own, so that a radio that refuses is still found out. */
 void rfk_requests_adopt_orphans (RfkManager *self);
 void rfk_requests_free_all (RfkManager *self);
-gboolean rfk_request_is_enforcing (RfkManager *self, guint32 idx);
 void rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft);
 gboolean rfk_request_take_ours (RfkManager *self, guint32 idx,
                                 gboolean soft);

@@ -102,7 +102,7 @@ rfk_request_finish (Request *request, GError *error)
       const char *stay_off = _("Radios stay off: a hardware switch blocks "
                                "them");
 
-      rfk_manager_airplane_finished (self, kind);
+      self->hooks->airplane_done (self, kind);
       /* Still held with every radio restored as it was (all of them off
        * before airplane mode) is no failure; held by a switch is. */
       if (rfk_manager_compute_airplane_mode (self, NULL)
@@ -232,7 +232,7 @@ request_timeout_cb (gpointer user_data)
     error = request_refusal_error (request);
   g_object_ref (self);
   rfk_request_finish (request, error);
-  rfk_manager_airplane_drop_stale (self);
+  self->hooks->refused (self);
   g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
@@ -557,15 +557,6 @@ rfk_request_status (RfkManager *self, int status)
   rfk_request_finish (request,
                       rfk_transport_error_new (self->device_path,
                                                RFK_TRANSPORT_WRITE, status));
-}
-
-gboolean
-rfk_request_is_enforcing (RfkManager *self, guint32 idx)
-{
-  Request *claim = g_hash_table_lookup (self->claims,
-                                        GUINT_TO_POINTER (idx));
-
-  return claim != NULL && claim->kind == REQUEST_ENFORCE;
 }
 
 void

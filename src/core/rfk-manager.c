@@ -118,12 +118,34 @@ rfk_manager_class_init (RfkManagerClass *klass)
   signals[SIGNAL_STATE_CHANGED] = add_signal (klass, "state-changed", 0);
 }
 
+/* The connection lost the device: every request fails, what we wrote
+ * is forgotten with it, and the radios go (the state follows). */
+static void
+connection_closed (RfkManager *self, const GError *reason)
+{
+  rfk_requests_fail_all (self, reason->message);
+  g_hash_table_remove_all (self->inflight);
+  g_hash_table_remove_all (self->written);
+  rfk_manager_remove_all_devices (self);
+}
+
+static const RfkManagerHooks hooks = {
+  .packet = rfk_manager_process,
+  .batch_end = rfk_manager_batch_end,
+  .state = rfk_manager_set_state,
+  .closed = connection_closed,
+  .airplane_done = rfk_manager_airplane_finished,
+  .refused = rfk_manager_airplane_drop_stale,
+};
+
 static void
 rfk_manager_init (RfkManager *self)
 {
+  self->hooks = &hooks;
   self->fd = -1;
-  self->devices = g_hash_table_new_full (NULL, NULL, NULL,
-                                         (GDestroyNotify) rfk_manager_device_free);
+  self->devices =
+    g_hash_table_new_full (NULL, NULL, NULL,
+                           (GDestroyNotify) rfk_manager_device_free);
   self->sorted = g_ptr_array_new ();
   self->claims = g_hash_table_new (NULL, NULL);
   self->inflight = g_hash_table_new (NULL, NULL);
