@@ -27,7 +27,7 @@ rfk_manager_remove_device (RfkManager *self, RfkDevice *device)
   g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
   g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_REMOVED], 0, device);
   rfk_manager_device_free (device);
-  rfk_request_check_confirmed (self, idx, NULL);
+  rfk_requests_check_confirmed (self, idx, NULL);
 }
 
 void
@@ -133,10 +133,10 @@ handle_change (RfkManager *self, const RfkEvent *event)
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
   ours = device != NULL
-         && rfk_request_take_ours (self, event->idx, device->soft);
+         && rfk_requests_take_ours (self, event->idx, device->soft);
   if (device != NULL)
     {
-      rfk_request_check_confirmed (self, event->idx, device);
+      rfk_requests_check_confirmed (self, event->idx, device);
       device = g_hash_table_lookup (self->devices,
                                     GUINT_TO_POINTER (event->idx));
     }
@@ -205,7 +205,7 @@ rfk_manager_process (RfkManager *self, const guint8 *buf, gsize len)
        * something we sent (a peer without list ends refuses the ioctl
        * packet of the op-5 opt-in with EINVAL). */
       if (status != 0 || !rfk_manager_connection_take_list_end (self))
-        rfk_request_status (self, status);
+        rfk_requests_status (self, status);
       return;
     }
   self->stats.short_reads++;

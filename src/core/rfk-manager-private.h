@@ -149,7 +149,7 @@ struct _RfkManager
    * a superseded request's write still lands, so it must be known. */
   GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
   /* Our state-changing writes per idx not yet seen as events
-   * (rfk_request_note_write ()). */
+   * (rfk_requests_note_write ()). */
   GHashTable *written;
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
@@ -224,7 +224,8 @@ void rfk_manager_connection_dispose (RfkManager *self);
  * was that one. */
 gboolean rfk_manager_connection_take_list_end (RfkManager *self);
 
-/* rfk-manager-requests.c */
+/* rfk-manager-requests.c.  rfk_request_* act on one request,
+ * rfk_requests_* on the manager's requests as a whole. */
 Request *rfk_request_new (RfkManager *self, RequestKind kind,
                           GCancellable *cancellable,
                           GAsyncReadyCallback callback, gpointer user_data,
@@ -235,9 +236,9 @@ gboolean rfk_request_apply_plan (Request *request,
                                  const RfkAirplanePlan *plan);
 void rfk_request_commit (Request *request);
 void rfk_request_finish (Request *request, GError *error);
-void rfk_request_check_confirmed (RfkManager *self, guint32 idx,
-                                  RfkDevice *device);
-void rfk_request_status (RfkManager *self, int status);
+void rfk_requests_check_confirmed (RfkManager *self, guint32 idx,
+                                   RfkDevice *device);
+void rfk_requests_status (RfkManager *self, int status);
 void rfk_requests_fail_all (RfkManager *self, const char *message);
 /* Requests of another airplane change are superseded as a whole.  The
  * callers of one for the same state (kind) move to handover, to be given
@@ -253,9 +254,9 @@ Request *rfk_requests_joinable (RfkManager *self, RequestKind kind);
  * of their own, so that a radio that refuses is still found out. */
 void rfk_requests_adopt_orphans (RfkManager *self);
 void rfk_requests_free_all (RfkManager *self);
-void rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft);
-gboolean rfk_request_take_ours (RfkManager *self, guint32 idx,
-                                gboolean soft);
+void rfk_requests_note_write (RfkManager *self, guint32 idx, gboolean soft);
+gboolean rfk_requests_take_ours (RfkManager *self, guint32 idx,
+                                 gboolean soft);
 
 /* rfk-manager-list.c.  Decisions that read the list and may write it
  * hold the state lock from the read to the write (rfk-state-file.h). */

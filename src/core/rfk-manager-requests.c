@@ -348,7 +348,7 @@ request_claim (Request *request, guint32 idx, gboolean soft)
  * so the states to come alternate: the first one and a count say it all,
  * stored as (count << 1 | first). */
 void
-rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft)
+rfk_requests_note_write (RfkManager *self, guint32 idx, gboolean soft)
 {
   gpointer key = GUINT_TO_POINTER (idx);
   guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
@@ -364,7 +364,7 @@ rfk_request_note_write (RfkManager *self, guint32 idx, gboolean soft)
  * writes to land (then it is taken off the list).  On, then off before
  * the first answer, gives two events, both ours. */
 gboolean
-rfk_request_take_ours (RfkManager *self, guint32 idx, gboolean soft)
+rfk_requests_take_ours (RfkManager *self, guint32 idx, gboolean soft)
 {
   gpointer key = GUINT_TO_POINTER (idx);
   guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
@@ -439,7 +439,7 @@ rfk_request_want (Request *request, RfkDevice *device, gboolean soft)
   event = rfk_event_change (device->idx, device->type, soft);
   if (!request_write (request, &event))
     return FALSE;
-  rfk_request_note_write (self, device->idx, soft);
+  rfk_requests_note_write (self, device->idx, soft);
   return TRUE;
 }
 
@@ -456,7 +456,7 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
                                                  RfkPolicyExpect, i);
 
       request_claim (request, e->idx, e->soft);
-      rfk_request_note_write (self, e->idx, e->soft);
+      rfk_requests_note_write (self, e->idx, e->soft);
     }
   for (guint i = 0; i < plan->writes->len; i++)
     {
@@ -516,8 +516,8 @@ rfk_request_commit (Request *request)
 
 /* The kernel reported idx's state (or its removal when device is NULL). */
 void
-rfk_request_check_confirmed (RfkManager *self, guint32 idx,
-                             RfkDevice *device)
+rfk_requests_check_confirmed (RfkManager *self, guint32 idx,
+                              RfkDevice *device)
 {
   gpointer key = GUINT_TO_POINTER (idx);
   Request *request = g_hash_table_lookup (self->claims, key);
@@ -546,7 +546,7 @@ rfk_request_check_confirmed (RfkManager *self, guint32 idx,
 
 /* A socket peer answered our oldest unanswered write. */
 void
-rfk_request_status (RfkManager *self, int status)
+rfk_requests_status (RfkManager *self, int status)
 {
   guint id = GPOINTER_TO_UINT (g_queue_pop_head (&self->status_waiters));
   Request *request = id != 0 ? request_lookup_id (self, id) : NULL;
