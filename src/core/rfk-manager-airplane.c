@@ -111,10 +111,8 @@ rfk_manager_airplane_forget_list (RfkManager *self)
   g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplaneStore) empty = NULL;
 
-  if (!rfk_manager_list_lock_or_warn (self, &lock))
-    return;
-  store = rfk_manager_list_load (self, NULL);
-  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+  store = rfk_manager_list_load_active (self, &lock);
+  if (store == NULL)
     return;
   empty = rfk_airplane_store_new ();
   rfk_manager_list_save (self, empty);
@@ -161,10 +159,8 @@ rfk_manager_airplane_types_changed (RfkManager *self)
   if (self->state != RFK_MANAGER_STATE_READY || self->airplane_ops > 0
       || !self->airplane_mode)
     return;
-  if (!rfk_manager_list_lock_or_warn (self, &lock))
-    return;
-  store = rfk_manager_list_load (self, NULL);
-  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+  store = rfk_manager_list_load_active (self, &lock);
+  if (store == NULL)
     return;
   plan = rfk_manager_list_plan (self, RFK_POLICY_TYPES_CHANGED, store, FALSE);
   rfk_manager_list_enforce (self, plan);

@@ -115,6 +115,22 @@ rfk_manager_list_lock_or_warn (RfkManager *self, RfkStateLock **out_lock)
   return FALSE;
 }
 
+/* For decisions about an airplane mode in force that no caller waits
+ * for: the lock taken (said when it cannot be) and the list loaded, if it
+ * is active and intact; NULL otherwise, and there is nothing to do. */
+RfkAirplaneStore *
+rfk_manager_list_load_active (RfkManager *self, RfkStateLock **out_lock)
+{
+  RfkAirplaneStore *store;
+
+  if (!rfk_manager_list_lock_or_warn (self, out_lock))
+    return NULL;
+  store = rfk_manager_list_load (self, NULL);
+  if (store != NULL && (!store->active || store->corrupt_copy != NULL))
+    g_clear_pointer (&store, rfk_airplane_store_free);
+  return store;
+}
+
 /* A list we cannot parse is moved aside for inspection, and a marker
  * takes its place: until airplane mode is turned on again, turning it
  * off refuses, rather than turning every radio on.  A marker that cannot

@@ -35,10 +35,8 @@ keep_newcomer_off (RfkManager *self, RfkDevice *device)
   g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
-  if (!rfk_manager_list_lock_or_warn (self, &lock))
-    return;
-  store = rfk_manager_list_load (self, NULL);
-  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+  store = rfk_manager_list_load_active (self, &lock);
+  if (store == NULL)
     return;
   plan = rfk_manager_list_plan (self, RFK_POLICY_RADIOS_ADDED, store, FALSE);
   rfk_manager_list_enforce (self, plan);
@@ -123,10 +121,8 @@ ended_elsewhere (RfkManager *self)
   g_autoptr (RfkAirplaneStore) store = NULL;
   g_autoptr (RfkAirplanePlan) plan = NULL;
 
-  if (!rfk_manager_list_lock_or_warn (self, &lock))
-    return;
-  store = rfk_manager_list_load (self, NULL);
-  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+  store = rfk_manager_list_load_active (self, &lock);
+  if (store == NULL)
     return;
   g_hash_table_remove_all (self->newcomers);
   if (!every_counted_radio_on (self))

@@ -268,6 +268,10 @@ gboolean rfk_manager_list_lock_or_warn (RfkManager *self,
                                         RfkStateLock **out_lock);
 /* The restore list, or NULL with error set (and shown to the user). */
 RfkAirplaneStore *rfk_manager_list_load (RfkManager *self, GError **error);
+/* Under the lock (a failure is said), the list if it is active and
+ * intact; NULL otherwise: nothing to do. */
+RfkAirplaneStore *rfk_manager_list_load_active (RfkManager *self,
+                                                RfkStateLock **out_lock);
 void rfk_manager_list_save (RfkManager *self, const RfkAirplaneStore *store);
 void rfk_manager_list_set_error (RfkManager *self, GError *error);
 GError *rfk_manager_list_corrupt_error (const RfkAirplaneStore *store);
