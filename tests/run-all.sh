@@ -18,7 +18,7 @@ install=1
 [ "${1:-}" = --no-install ] && install=0
 fuzz_seconds=${FUZZ_SECONDS:-60}
 out=${RFK_TEST_DIR:-$top/_build-tests}
-# The kernel suite's sid and trixie chroots (tests/vm/kernel_root.py) outlive
+# The kernel suite's sid, trixie and trixie-backports chroots (tests/vm/kernel_root.py) outlive
 # `meson setup --wipe`, so a rerun does not fetch it again.
 export RFKILL_KERNEL_CACHE=${RFKILL_KERNEL_CACHE:-$out/kernel-cache}
 
@@ -64,7 +64,7 @@ run_suites() {
 # Every suite and every kernel line is required here: a missing tool or
 # kernel fails configure instead of shrinking the run behind a warning.
 run_suites main "$out/main" -Dkernel_tests=enabled -Dsystem_tests=enabled \
-  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid,trixie -- --no-suite bench
+  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid,trixie,trixie-backports -- --no-suite bench
 # UBSan findings are fatal: meson 1.0 adds no -fno-sanitize-recover, and
 # without it (or halt_on_error) UBSan prints and carries on with a green
 # test.  Both: the compiler flag needs no environment, and halt_on_error

@@ -20,11 +20,12 @@
 #include <linux/leds.h>
 #include <linux/module.h>
 #include <linux/pci_ids.h>
+#include <linux/platform_device.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <linux/workqueue.h>
 
 #include "../include/uapi/rfkill-airplane.h"
+#include "compat.h"
 
 #ifndef RFKILL_AIRPLANE_VERSION
 #error "RFKILL_AIRPLANE_VERSION must come from the build (see kernel/Kbuild)"
@@ -50,6 +51,8 @@ static const struct hswc_params atk4001_params = { .on = 0x0, .off = 0x1 };
 static const struct hswc_params atk4002_params = { .on = 0x5, .off = 0x4 };
 
 struct asus_wireless_data {
+	/* The device we are bound to: the ACPI or platform device (compat.h). */
+	struct device *dev;
 	struct acpi_device *adev;
 	const struct hswc_params *hswc;
 	struct input_dev *idev;
@@ -127,15 +130,12 @@ static void asus_wireless_led_set(struct led_classdev *led,
 	queue_work(data->wq, &data->led_work);
 }
 
-static void asus_wireless_notify(struct acpi_device *adev, u32 event)
+static void asus_wireless_hotkey(struct asus_wireless_data *data, u32 event)
 {
-	struct asus_wireless_data *data = acpi_driver_data(adev);
-
 	if (event != ASUS_WIRELESS_HOTKEY) {
 		/* Log only the first unknown event: firmware may be chatty. */
 		if (!data->unknown_event_logged) {
-			dev_dbg(&adev->dev, "ignoring ACPI event 0x%x\n",
-				event);
+			dev_dbg(data->dev, "ignoring ACPI event 0x%x\n", event);
 			data->unknown_event_logged = true;
 		}
 		return;
@@ -160,7 +160,7 @@ static int asus_wireless_input_register(struct asus_wireless_data *data)
 	idev->phys = "asus-wireless/input0";
 	idev->id.bustype = BUS_HOST;
 	idev->id.vendor = PCI_VENDOR_ID_ASUSTEK;
-	idev->dev.parent = &data->adev->dev;
+	idev->dev.parent = data->dev;
 	input_set_capability(idev, EV_KEY, KEY_RFKILL);
 
 	err = input_register_device(idev);
@@ -192,7 +192,7 @@ static int asus_wireless_led_register(struct asus_wireless_data *data)
 	 * Not devm: the LED must be gone before wq is destroyed, because
 	 * unregistering it sets the brightness once more.
 	 */
-	err = led_classdev_register(&data->adev->dev, &data->led);
+	err = led_classdev_register(data->dev, &data->led);
 	if (err)
 		goto err_destroy_wq;
 	data->has_led = true;
@@ -213,13 +213,172 @@ static void asus_wireless_led_unregister(struct asus_wireless_data *data)
 	destroy_workqueue(data->wq);
 }
 
+static const struct acpi_device_id device_ids[] = {
+	{ "ATK4001", (kernel_ulong_t)&atk4001_params },
+	{ "ATK4002", (kernel_ulong_t)&atk4002_params },
+	{ "", 0 },
+};
+MODULE_DEVICE_TABLE(acpi, device_ids);
+
+/* The HSWC values for adev's ids, or NULL: which ids count is compat.h's. */
+static const struct hswc_params *hswc_params_of(struct acpi_device *adev)
+{
+	const struct acpi_device_id *id;
+
+#ifdef ASUS_WIRELESS_MATCH_ANY_ID
+	id = acpi_match_acpi_device(device_ids, adev);
+	return id ? (const struct hswc_params *)id->driver_data : NULL;
+#else
+	for (id = device_ids; id->id[0]; id++)
+		if (!strcmp(id->id, acpi_device_hid(adev)))
+			return (const struct hswc_params *)id->driver_data;
+	return NULL;
+#endif
+}
+
+/*
+ * Everything but the binding: the hotkey's input device and, when the
+ * firmware has HSWC and params says how to drive it, the LED, both
+ * children of dev.  The caller stores the result in dev's driver data.
+ */
+static struct asus_wireless_data *
+asus_wireless_setup(struct device *dev, struct acpi_device *adev,
+		    const struct hswc_params *params)
+{
+	struct asus_wireless_data *data;
+	int err;
+
+	data = kzalloc(sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return ERR_PTR(-ENOMEM);
+	data->dev = dev;
+	data->adev = adev;
+	data->hswc = params;
+
+	err = asus_wireless_input_register(data);
+	if (err)
+		goto err_free;
+
+	if (!params) {
+		/* 6.1 and _CID-only firmware: the hotkey, no LED (compat.h) */
+		dev_info(dev, "no LED values for _HID %s\n",
+			 acpi_device_hid(adev));
+	} else if (!acpi_has_method(acpi_device_handle(adev), "HSWC")) {
+		/* Machines without HSWC still have the hotkey, just no LED. */
+		dev_info(dev, "no HSWC method, no airplane-mode LED\n");
+	} else {
+		err = asus_wireless_led_register(data);
+		if (err)
+			goto err_input;
+	}
+	return data;
+
+err_input:
+	input_unregister_device(data->idev);
+err_free:
+	kfree(data);
+	return ERR_PTR(err);
+}
+
+/* The notify handler is gone before this runs. */
+static void asus_wireless_teardown(struct asus_wireless_data *data)
+{
+	asus_wireless_led_unregister(data);
+	input_unregister_device(data->idev);
+	kfree(data);
+}
+
+#ifdef ASUS_WIRELESS_PLATFORM_DRIVER
+
+static struct asus_wireless_data *asus_wireless_of(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+static void asus_wireless_acpi_notify(acpi_handle handle, u32 event,
+				      void *context)
+{
+	asus_wireless_hotkey(context, event);
+}
+
+static int asus_wireless_probe(struct platform_device *pdev)
+{
+	struct acpi_device *adev = ACPI_COMPANION(&pdev->dev);
+	const struct hswc_params *params;
+	struct asus_wireless_data *data;
+	int err;
+
+	if (!adev)
+		return -ENODEV;
+	params = hswc_params_of(adev);
+	if (!params)
+		return -ENODEV;
+
+	data = asus_wireless_setup(&pdev->dev, adev, params);
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	platform_set_drvdata(pdev, data);
+
+	err = acpi_dev_install_notify_handler(adev, ACPI_DEVICE_NOTIFY,
+					      asus_wireless_acpi_notify, data);
+	if (err) {
+		platform_set_drvdata(pdev, NULL);
+		asus_wireless_teardown(data);
+	}
+	return err;
+}
+
+static void asus_wireless_remove(struct platform_device *pdev)
+{
+	struct asus_wireless_data *data = platform_get_drvdata(pdev);
+
+	acpi_dev_remove_notify_handler(data->adev, ACPI_DEVICE_NOTIFY,
+				       asus_wireless_acpi_notify);
+	platform_set_drvdata(pdev, NULL);
+	asus_wireless_teardown(data);
+}
+
+#else /* !ASUS_WIRELESS_PLATFORM_DRIVER */
+
+static struct asus_wireless_data *asus_wireless_of(struct device *dev)
+{
+	return acpi_driver_data(to_acpi_device(dev));
+}
+
+static void asus_wireless_notify(struct acpi_device *adev, u32 event)
+{
+	asus_wireless_hotkey(acpi_driver_data(adev), event);
+}
+
+static int asus_wireless_add(struct acpi_device *adev)
+{
+	struct asus_wireless_data *data;
+
+	/* Bound whatever hswc_params_of() says: no LED values, no LED. */
+	data = asus_wireless_setup(&adev->dev, adev, hswc_params_of(adev));
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	adev->driver_data = data;
+	return 0;
+}
+
+/* The ACPI core has removed the notify handler before calling this. */
+static ASUS_WIRELESS_ACPI_REMOVE_T asus_wireless_remove(struct acpi_device *adev)
+{
+	asus_wireless_teardown(acpi_driver_data(adev));
+	adev->driver_data = NULL;
+	return ASUS_WIRELESS_ACPI_REMOVE_RET;
+}
+
+#endif /* ASUS_WIRELESS_PLATFORM_DRIVER */
+
 /*
  * The LED is our child, so it has suspended (and queued "off") before
  * this runs: make sure that write reaches the firmware before sleep.
  */
 static int asus_wireless_suspend(struct device *dev)
 {
-	struct asus_wireless_data *data = acpi_driver_data(to_acpi_device(dev));
+	struct asus_wireless_data *data = asus_wireless_of(dev);
 
 	if (data->has_led)
 		flush_workqueue(data->wq);
@@ -228,88 +387,23 @@ static int asus_wireless_suspend(struct device *dev)
 
 static DEFINE_SIMPLE_DEV_PM_OPS(asus_wireless_pm, asus_wireless_suspend, NULL);
 
-static const struct acpi_device_id device_ids[] = {
-	{ "ATK4001", (kernel_ulong_t)&atk4001_params },
-	{ "ATK4002", (kernel_ulong_t)&atk4002_params },
-	{ "", 0 },
+/* The name is the in-tree driver's, on the ACPI and the platform bus. */
+#define ASUS_WIRELESS_DRIVER_NAME	"Asus Wireless Radio Control Driver"
+
+#ifdef ASUS_WIRELESS_PLATFORM_DRIVER
+static struct platform_driver asus_wireless_driver = {
+	.probe = asus_wireless_probe,
+	.remove = asus_wireless_remove,
+	.driver = {
+		.name = ASUS_WIRELESS_DRIVER_NAME,
+		.acpi_match_table = device_ids,
+		.pm = pm_sleep_ptr(&asus_wireless_pm),
+	},
 };
-MODULE_DEVICE_TABLE(acpi, device_ids);
-
-static const struct hswc_params *hswc_params_of(struct acpi_device *adev)
-{
-	const struct acpi_device_id *id;
-
-	for (id = device_ids; id->id[0]; id++)
-		if (!strcmp(id->id, acpi_device_hid(adev)))
-			return (const struct hswc_params *)id->driver_data;
-	return NULL;
-}
-
-static int asus_wireless_add(struct acpi_device *adev)
-{
-	const struct hswc_params *params = hswc_params_of(adev);
-	struct asus_wireless_data *data;
-	int err;
-
-	if (!params)
-		return -ENODEV;
-
-	data = kzalloc(sizeof(*data), GFP_KERNEL);
-	if (!data)
-		return -ENOMEM;
-	data->adev = adev;
-	data->hswc = params;
-	adev->driver_data = data;
-
-	err = asus_wireless_input_register(data);
-	if (err)
-		goto err_free;
-
-	/* Machines without HSWC still have the hotkey, just no LED. */
-	if (acpi_has_method(acpi_device_handle(adev), "HSWC")) {
-		err = asus_wireless_led_register(data);
-		if (err)
-			goto err_input;
-	} else {
-		dev_info(&adev->dev, "no HSWC method, no airplane-mode LED\n");
-	}
-	return 0;
-
-err_input:
-	input_unregister_device(data->idev);
-err_free:
-	adev->driver_data = NULL;
-	kfree(data);
-	return err;
-}
-
-/* The ACPI core has removed the notify handler before calling this. */
-static void asus_wireless_release(struct acpi_device *adev)
-{
-	struct asus_wireless_data *data = acpi_driver_data(adev);
-
-	asus_wireless_led_unregister(data);
-	input_unregister_device(data->idev);
-	adev->driver_data = NULL;
-	kfree(data);
-}
-
-/* acpi_op_remove returns void since 6.2. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-static int asus_wireless_remove(struct acpi_device *adev)
-{
-	asus_wireless_release(adev);
-	return 0;
-}
+module_platform_driver(asus_wireless_driver);
 #else
-static void asus_wireless_remove(struct acpi_device *adev)
-{
-	asus_wireless_release(adev);
-}
-#endif
-
 static struct acpi_driver asus_wireless_driver = {
-	.name = "Asus Wireless Radio Control Driver",
+	.name = ASUS_WIRELESS_DRIVER_NAME,
 	.class = "hotkey",
 	.ids = device_ids,
 	.ops = {
@@ -320,6 +414,7 @@ static struct acpi_driver asus_wireless_driver = {
 	.drv.pm = pm_sleep_ptr(&asus_wireless_pm),
 };
 module_acpi_driver(asus_wireless_driver);
+#endif
 
 MODULE_DESCRIPTION("Asus Wireless Radio Control Driver with airplane-mode LED");
 MODULE_AUTHOR("rfkill-applet developers");

@@ -27,7 +27,10 @@ RULES = [
     # rfkill-none in-tree: at boot (parity's "led NAME trigger = ..."
     # lines) only which trigger is selected may differ.  The fuzzer sets
     # the trigger itself and is compared with the selection.
-    ('asus-trigger', re.compile(r'^(led \S+ asus-wireless::<airplane-led> trigger = )(.*)$')),
+    # A second ASHS device's LED gets the same name with _1, _2... (the
+    # LED core's rename), in both: the same rule.
+    ('asus-trigger',
+     re.compile(r'^(led \S+ asus-wireless::<airplane-led>(?:_\d+)? trigger = )(.*)$')),
     # Not a rule but a note: the event-queue cap (1000 events per fd,
     # upstream ea245d78dec5) is in ours on every kernel line.  The lines
     # we support carry it in-tree too (6.1.169+, 6.12.81+, 7.x); on an

@@ -15,7 +15,9 @@
  *
  * Transcript lines: "fz PHASE SEQ.STEP WHAT", where WHAT is the operation
  * and its result ("op ..."), or an observation after the step has settled:
- * "dev" (every sysfs attribute of a device), "led" (every LED), "param"
+ * "dev" (every sysfs attribute of a device), "led" (every LED), "bind"
+ * (where asus-wireless's LED and input device sit, and the bus and driver
+ * their device is bound to), "param"
  * (module parameters), "poll" (each fd, never drained first), "uevent"
  * (rfkill uevents of the step, sorted: several work items may send them
  * in either order), "kmsg" (the rfkill core's kernel log lines of the
@@ -218,6 +220,68 @@ static const char *const dev_attrs[] = {
 
 static const char *const led_attrs[] = { "brightness", "max_brightness", "trigger" };
 
+/* path resolved, with "input<digits>" as "input<n>" (probe order), or errno */
+static void obs_real(char *obs, const char *what, const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real) {
+		obs_add(obs, " %s=%s", what, err_name(errno));
+		return;
+	}
+	obs_add(obs, " %s=", what);
+	for (const char *c = real; *c; ) {
+		if (!strncmp(c, "input", 5) && c[5] >= '0' && c[5] <= '9') {
+			obs_add(obs, "input<n>");
+			for (c += 5; *c >= '0' && *c <= '9'; c++)
+				;
+			continue;
+		}
+		obs_add(obs, "%c", *c++);
+	}
+	free(real);
+}
+
+/*
+ * Where asus-wireless's LED and input device sit and what their device
+ * is bound to (bus and driver): the line's in-tree driver model, through
+ * every module reload a step makes.
+ */
+static void observe_bindings(char *obs)
+{
+	char path[512], val[256];
+	char **v;
+	int n;
+
+	v = names("/sys/class/leds", &n);
+	for (int i = 0; i < n; i++) {
+		if (strncmp(v[i], "asus-wireless", 13))
+			continue;
+		obs_add(obs, "bind led %s", v[i]);
+		snprintf(path, sizeof(path), "/sys/class/leds/%s", v[i]);
+		obs_real(obs, "path", path);
+		snprintf(path, sizeof(path), "/sys/class/leds/%s/device/driver", v[i]);
+		obs_real(obs, "driver", path);
+		obs_add(obs, "\n");
+	}
+	free_names(v, n);
+
+	v = names("/sys/class/input", &n);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/input/%s/name", v[i]);
+		if (strncmp(v[i], "input", 5) || read_text(path, val, sizeof(val)) < 0 ||
+		    strncmp(val, "Asus Wireless", 13))
+			continue;
+		obs_add(obs, "bind input");
+		snprintf(path, sizeof(path), "/sys/class/input/%s", v[i]);
+		obs_real(obs, "path", path);
+		snprintf(path, sizeof(path), "/sys/class/input/%s/device/driver", v[i]);
+		obs_real(obs, "driver", path);
+		obs_add(obs, "\n");
+	}
+	free_names(v, n);
+}
+
 /*
  * Everything the step left behind that can be read without changing the
  * rfkill state: sysfs of every device, LEDs, parameters, and poll() of
@@ -255,6 +319,8 @@ static void observe(char *obs)
 		obs_add(obs, "\n");
 	}
 	free_names(v, n);
+
+	observe_bindings(obs);
 
 	v = names("/sys/module/rfkill/parameters", &n);
 	for (int i = 0; i < n; i++) {

@@ -41,6 +41,8 @@ SCOPE = [
      'uevents: the fake has no kobjects and sends nothing over netlink'),
     ('drop', re.compile(r'^led '),
      'LED triggers: the fake has no LED class'),
+    ('drop', re.compile(r'^bind '),
+     'device paths and driver bindings: the fake has no devices or buses'),
     ('drop', re.compile(r'^kmsg '),
      'the kernel log: the fake logs nothing'),
     ('drop', re.compile(r'^\S+ vm-only:'),

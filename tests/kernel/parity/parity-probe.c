@@ -9,13 +9,16 @@
  * VM setup: rfkill, mac80211_hwsim radios=2 (phy0, phy1), hci_vhci (the
  * probe opens /dev/vhci: hci0), toshiba_bluetooth on the TOS6205 SSDT with
  * pc-testdev (a hard-block switch at port 0xe0, which boots at 0: hard
- * blocked) and asus-wireless on the ATK4002 SSDT (an LED), uinput.
+ * blocked) and asus-wireless on the ATK4002 SSDT (an LED) and the
+ * ashs-ids SSDT (ATK4001, E202SA-style, and ids in _CID only), uinput.
  * mac80211_hwsim must be at /modules/mac80211_hwsim.ko (vmrun puts it there) for the
  * hotplug step.
  *
  * Transcript lines start with a tag: param, dev, sysfs, write, read,
  * ioctl, poll, ev (a /dev/rfkill event), uevent, led, queue, kmsg (a
- * kernel log line of the rfkill core, with its level).  Events are
+ * kernel log line of the rfkill core, with its level), bind (where the
+ * rfkill devices, LEDs and asus-wireless input devices sit, and which
+ * driver of which bus their devices are bound to).  Events are
  * printed raw, including ops the in-tree module never sends; the host's
  * allow-list decides what may differ.  Values that change from run to run
  * (SEQNUM, time counters, the keyboard's input number) are replaced by a
@@ -750,6 +753,144 @@ static void dump_leds(const char *when)
 	free_list(leds);
 }
 
+/* s with every "input<digits>" as "input<n>": input numbers follow probe order. */
+static void no_input_numbers(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+
+	while (*s && o + 1 < size) {
+		if (!strncmp(s, "input", 5) && s[5] >= '0' && s[5] <= '9') {
+			o += snprintf(out + o, size - o, "input<n>");
+			if (o >= size)
+				o = size - 1;
+			for (s += 5; *s >= '0' && *s <= '9'; s++)
+				;
+			continue;
+		}
+		out[o++] = *s++;
+	}
+	out[o] = '\0';
+}
+
+/* "bind WHAT path = ..." for the resolved path (or its errno). */
+static void print_real(const char *what, const char *kind, const char *path)
+{
+	char *real = realpath(path, NULL);
+	char shown[1024];
+
+	if (!real) {
+		printf("bind %s %s -> %s\n", what, kind, err_name(errno));
+		return;
+	}
+	no_input_numbers(real, shown, sizeof(shown));
+	printf("bind %s %s = %s\n", what, kind, shown);
+	free(real);
+}
+
+/*
+ * asus-wireless's input devices (by name: the rest are the VM's), one
+ * line each, sorted: their numbers, and so the order of
+ * /sys/class/input, follow probe order, which may change between boots.
+ */
+static void dump_input_bindings(void)
+{
+	char **names = list_dir("/sys/class/input");
+	char **lines = calloc(1, sizeof(char *));
+	size_t n = 0;
+
+	for (char **p = names; *p; p++) {
+		char path[512], buf[256], *real, *drv;
+		char where[1024], line[2048];
+		int drv_err;
+
+		snprintf(path, sizeof(path), "/sys/class/input/%s/name", *p);
+		if (read_file(path, buf, sizeof(buf)) < 0 ||
+		    strncmp(buf, "Asus Wireless", 13))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/input/%s", *p);
+		real = realpath(path, NULL);
+		no_input_numbers(real ? real : err_name(errno), where, sizeof(where));
+		free(real);
+		snprintf(path, sizeof(path), "/sys/class/input/%s/device/driver", *p);
+		drv = realpath(path, NULL);
+		drv_err = errno;
+		snprintf(path, sizeof(path), "/sys/class/input/%s/device/modalias", *p);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			snprintf(buf, sizeof(buf), "%s", err_name(errno));
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(line, sizeof(line), "bind input %s driver = %s modalias = %s",
+			 where, drv ? drv : err_name(drv_err), buf);
+		free(drv);
+		lines = realloc(lines, (n + 2) * sizeof(char *));
+		lines[n++] = strdup(line);
+		lines[n] = NULL;
+	}
+	free_list(names);
+	qsort(lines, n, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", lines[i]);
+	free_list(lines);
+}
+
+/*
+ * Where each rfkill device, LED and asus-wireless input device sits and
+ * what its device is bound to: its sysfs path, its parent's driver (bus
+ * and name) and modalias; then what the asus-wireless driver is bound to
+ * on the ACPI and the platform bus.  A driver model other than the in-tree
+ * one (an ACPI driver where the line's asus-wireless is a platform driver,
+ * a device the in-tree driver takes by _CID and ours refuses) shows here.
+ */
+static void dump_bindings(void)
+{
+	static const char *const classes[] = { "rfkill", "leds" };
+	static const char *const buses[] = { "acpi", "platform" };
+
+	if (fake_ctl)	/* the fake has no devices */
+		return;
+	for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+		char dir[64];
+		char **names;
+
+		snprintf(dir, sizeof(dir), "/sys/class/%s", classes[c]);
+		names = list_dir(dir);
+		for (char **p = names; *p; p++) {
+			char path[512], what[300], name[128];
+
+			no_input_numbers(*p, name, sizeof(name));
+			snprintf(what, sizeof(what), "%s/%s", classes[c], name);
+			snprintf(path, sizeof(path), "%s/%s", dir, *p);
+			print_real(what, "path", path);
+			snprintf(path, sizeof(path), "%s/%s/device/driver", dir, *p);
+			print_real(what, "driver", path);
+			snprintf(path, sizeof(path), "%s/%s/device/modalias", dir, *p);
+			print_value("bind", what, path);
+		}
+		free_list(names);
+	}
+	dump_input_bindings();
+	for (size_t b = 0; b < sizeof(buses) / sizeof(buses[0]); b++) {
+		char dir[64];
+		char **drivers;
+
+		snprintf(dir, sizeof(dir), "/sys/bus/%s/drivers", buses[b]);
+		drivers = list_dir(dir);
+		for (char **d = drivers; *d; d++) {
+			char path[512];
+			char **bound;
+
+			if (strncmp(*d, "Asus Wireless", 13))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, *d);
+			bound = list_dir(path);
+			for (char **e = bound; *e; e++)
+				if (strchr(*e, ':'))	/* the devices: ATK4002:00 */
+					printf("bind %s/%s has %s\n", buses[b], *d, *e);
+			free_list(bound);
+		}
+		free_list(drivers);
+	}
+}
+
 static void dump_params(void)
 {
 	if (fake_ctl)	/* nor a module */
@@ -1034,6 +1175,7 @@ int main(void)
 	dev_node();
 	dump_rfkill_sysfs("boot");
 	dump_leds("boot");
+	dump_bindings();
 	do_poll("empty-queue");
 
 	/* blocks and unblocks through sysfs, one device */

@@ -9,7 +9,8 @@ printed as TAP comments either way.
 
   test_parity.py --kernel KVER --probe parity-probe
                     --source-dir kernel/ --work-dir DIR --tos-aml tos6205.aml
-                    --asus-aml atk4002.aml [--version V] [--timeout S]
+                    --asus-aml atk4002.aml [--asus-aml more.aml]...
+                    [--version V] [--timeout S]
                     [--fake-probe parity-probe-host --fake-rfkill fake-rfkill
                      --preload rfkill-preload.so]
 
@@ -66,9 +67,11 @@ def build(args, tap):
 def run_probe(args, tap, label, modules):
     cmd = VMRUN + ['--kernel', args.kernel,
            '--guest-program', args.probe,
-           '--acpitable', args.tos_aml, '--acpitable', args.asus_aml,
+           '--acpitable', args.tos_aml,
            '--qemu-arg=-device', '--qemu-arg=pc-testdev',
            '--timeout', str(args.timeout)] + modules
+    for aml in args.asus_aml:
+        cmd += ['--acpitable', aml]
     for m in RADIOS:
         cmd += ['--in-tree-module', m]
     run = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
@@ -127,7 +130,8 @@ def main():
     ap.add_argument('--source-dir', required=True, help='kernel/ of the checkout')
     ap.add_argument('--work-dir', required=True)
     ap.add_argument('--tos-aml', required=True)
-    ap.add_argument('--asus-aml', required=True)
+    ap.add_argument('--asus-aml', required=True, action='append',
+                    help='an ASUS SSDT (the first one owns the debug port)')
     ap.add_argument('--version', default='0.1.0')
     ap.add_argument('--timeout', type=float, default=600)
     ap.add_argument('--fake-probe', help='parity-probe built for the host')
