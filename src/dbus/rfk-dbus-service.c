@@ -12,6 +12,7 @@
 #include "rfk-dbus-resources.h"
 #include "rfk-in-order.h"
 #include "rfk-remote.h"
+#include "rfk-sync-throttle.h"
 
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
 #define HOSTNAMED_NAME "org.freedesktop.hostname1"
@@ -33,7 +34,7 @@ struct _RfkDBusService
   GPtrArray *exported;          /* Exported*; [0] is our API */
   RfkDBusModel model;           /* manager and settings owned */
   GCancellable *cancellable;
-  guint sync_id;
+  RfkSyncThrottle *throttle;    /* owned; runs sync_cb() */
 };
 
 G_DEFINE_FINAL_TYPE (RfkDBusService, rfk_dbus_service, G_TYPE_OBJECT)
@@ -370,28 +371,19 @@ announce (RfkDBusService *self, Exported *exported)
     g_variant_builder_clear (&changed);
 }
 
-static gboolean
+static void
 sync_cb (gpointer user_data)
 {
   RfkDBusService *self = user_data;
 
-  self->sync_id = 0;
   for (guint i = 0; attached (self) && i < self->exported->len; i++)
     announce (self, g_ptr_array_index (self->exported, i));
-  return G_SOURCE_REMOVE;
 }
 
-/*
- * Many events in one read (a switch, an `unblock all`) are one signal.
- * After the menu's update, which waits at G_PRIORITY_DEFAULT_IDLE: the
- * menu is what the user is looking at, and with 64 radios sending Radios
- * costs half a millisecond (GDBus writes it value by value).
- */
 static void
 schedule_sync (RfkDBusService *self)
 {
-  if (self->sync_id == 0)
-    self->sync_id = g_idle_add_full (G_PRIORITY_LOW, sync_cb, self, NULL);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static guint
@@ -583,7 +575,7 @@ rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
   g_signal_connect (rfk_settings_get_gsettings (settings), "changed",
                     G_CALLBACK (on_settings_changed), self);
   g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, system_bus_cb, self);
-  sync_cb (self);  /* the baseline */
+  rfk_sync_throttle_sync_now (self->throttle);  /* the baseline */
 }
 
 static void
@@ -594,7 +586,7 @@ rfk_dbus_service_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->connection != NULL)
     rfk_dbus_service_unexport (self);
-  g_clear_handle_id (&self->sync_id, g_source_remove);
+  rfk_sync_throttle_cancel (self->throttle);
   if (self->model.manager != NULL)
     g_signal_handlers_disconnect_by_data (self->model.manager, self);
   if (self->model.settings != NULL)
@@ -615,6 +607,7 @@ rfk_dbus_service_finalize (GObject *object)
 
   g_ptr_array_unref (self->exported);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->throttle);
   g_clear_pointer (&self->model.radios, rfk_dbus_radios_free);
   G_OBJECT_CLASS (rfk_dbus_service_parent_class)->finalize (object);
 }
@@ -631,6 +624,15 @@ rfk_dbus_service_init (RfkDBusService *self)
 {
   self->exported = g_ptr_array_new_with_free_func ((GDestroyNotify) exported_free);
   self->cancellable = g_cancellable_new ();
+  /*
+   * Many events in one read (a switch, an `unblock all`) are one signal:
+   * one sync per main-loop turn (no quiet spell to wait for).  After the
+   * menu's, which waits at G_PRIORITY_DEFAULT_IDLE: the menu is what the
+   * user is looking at, and with 64 radios sending Radios costs half a
+   * millisecond (GDBus writes it value by value).
+   */
+  self->throttle = rfk_sync_throttle_new (G_PRIORITY_LOW, 0, 0, 0, sync_cb,
+                                          self);
   /* Unknown chassis: shown, as gsd does. */
   self->model.should_show = TRUE;
   self->model.radios = rfk_dbus_radios_new ();

@@ -10,17 +10,17 @@
 #include "rfk-menu.h"
 #include "rfk-preferences.h"
 #include "rfk-radio-label.h"
+#include "rfk-sync-throttle.h"
 
 /*
  * When the menu (and the icon, which follows the menu's syncs) catches up
- * with the model.  A change after a quiet spell is shown at once, from an
- * idle callback, so a click or a hardware switch shows without delay.  A
- * change that follows another within SYNC_QUIET_MS is part of a burst (a
- * driver or a script flipping radios): the sync waits until the model has
- * been quiet that long, so that D-Bus sees the burst's outcome and not
- * every step of it, but never longer than SYNC_MAX_DELAY_MS, so that a
- * burst that does not end is still shown as it goes.  Within a burst,
- * syncs are SYNC_MIN_INTERVAL_MS apart at least.  A radio flapping just
+ * with the model (rfk-sync-throttle.h): a change after a quiet spell is
+ * shown at once, so a click or a hardware switch shows without delay; a
+ * burst (a driver or a script flipping radios) is shown when the model has
+ * been quiet SYNC_QUIET_MS, so that D-Bus sees the burst's outcome and not
+ * every step of it, but never later than SYNC_MAX_DELAY_MS, so that a
+ * burst that does not end is still shown as it goes, and syncs within a
+ * burst are SYNC_MIN_INTERVAL_MS apart at least.  A radio flapping just
  * slower than the quiet spell is shown flip by flip: a dozen updates a
  * second at most.
  */
@@ -73,10 +73,7 @@ struct _RfkMenu
   guint led_asked;           /* 1 + the rule a click is waiting for, or 0 */
   GQueue radio_actions;      /* RadioAction: clicks whose answer is due */
   GQueue airplane_actions;   /* GINT(enabled): the same for airplane mode */
-  guint sync_id;             /* pending sync source, 0 if none */
-  gint64 last_change_us;     /* monotonic time of the last model change */
-  gint64 pending_since_us;   /* when the pending sync was asked for */
-  gint64 last_sync_us;       /* monotonic time of the last sync */
+  RfkSyncThrottle *throttle; /* owned; runs sync_now() */
 };
 
 G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
@@ -876,82 +873,22 @@ sync_leds (RfkMenu *self)
   set_visible_if_changed (self->led_status_item, reason != NULL);
 }
 
-static gboolean
+static void
 sync_now (gpointer user_data)
 {
   RfkMenu *self = user_data;
 
-  self->sync_id = 0;
-  self->last_sync_us = g_get_monotonic_time ();
   sync_radios (self);
   sync_leds (self);
   set_active_quietly (self->autostart_item, rfk_autostart_get_enabled (),
                       on_autostart_toggled);
   g_signal_emit (self, signals[SIGNAL_SYNCED], 0);
-  return G_SOURCE_REMOVE;
-}
-
-/* When the pending sync of a burst is due (monotonic µs). */
-static gint64
-burst_sync_due (RfkMenu *self)
-{
-  gint64 due = self->last_change_us + SYNC_QUIET_MS * G_GINT64_CONSTANT (1000);
-
-  due = MIN (due, self->pending_since_us + SYNC_MAX_DELAY_MS * G_GINT64_CONSTANT (1000));
-  return MAX (due, self->last_sync_us + SYNC_MIN_INTERVAL_MS * G_GINT64_CONSTANT (1000));
-}
-
-static gboolean sync_after_burst (gpointer user_data);
-
-static void
-wait_for_burst_end (RfkMenu *self, gint64 now)
-{
-  gint64 wait_ms = (burst_sync_due (self) - now + 999) / 1000;
-
-  self->sync_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, MAX (wait_ms, 1),
-                                      sync_after_burst, self, NULL);
-}
-
-/* Runs when the burst looked over; it may have gone on since. */
-static gboolean
-sync_after_burst (gpointer user_data)
-{
-  RfkMenu *self = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (now < burst_sync_due (self))
-    {
-      wait_for_burst_end (self, now);
-      return G_SOURCE_REMOVE;
-    }
-  return sync_now (self);
 }
 
 static void
 rfk_menu_queue_sync (RfkMenu *self)
 {
-  gint64 now = g_get_monotonic_time ();
-  /* Only the quiet spell decides: the time since the last sync does not,
-   * or a lone change that comes soon after a slow sync (a busy machine)
-   * would wait for a whole quiet window. */
-  gboolean after_quiet = now - self->last_change_us >= SYNC_QUIET_MS * 1000;
-
-  self->last_change_us = now;
-  if (after_quiet)
-    {
-      /* The first change after a quiet spell is shown at once, even if
-       * the last burst's trailing sync is still waiting: that sync would
-       * hold this change back for a whole quiet window. */
-      g_clear_handle_id (&self->sync_id, g_source_remove);
-      self->pending_since_us = now;
-      self->sync_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_now,
-                                       self, NULL);
-      return;
-    }
-  if (self->sync_id != 0)
-    return;
-  self->pending_since_us = now;
-  wait_for_burst_end (self, now);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static void
@@ -1093,7 +1030,10 @@ rfk_menu_dispose (GObject *object)
 {
   RfkMenu *self = RFK_MENU (object);
 
-  g_clear_handle_id (&self->sync_id, g_source_remove);
+  /* The throttle itself goes at finalize: an answer that arrives after
+   * this (its callback holds a reference) still queues a sync. */
+  if (self->throttle != NULL)
+    rfk_sync_throttle_cancel (self->throttle);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   if (self->settings != NULL)
@@ -1119,9 +1059,19 @@ rfk_menu_dispose (GObject *object)
 }
 
 static void
+rfk_menu_finalize (GObject *object)
+{
+  RfkMenu *self = RFK_MENU (object);
+
+  g_clear_object (&self->throttle);
+  G_OBJECT_CLASS (rfk_menu_parent_class)->finalize (object);
+}
+
+static void
 rfk_menu_class_init (RfkMenuClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = rfk_menu_dispose;
+  G_OBJECT_CLASS (klass)->finalize = rfk_menu_finalize;
 
   /* After each sync: the menu shows the model as it is now.  The icon
    * follows this, so that it is coalesced exactly like the menu. */
@@ -1144,6 +1094,10 @@ rfk_menu_init (RfkMenu *self)
   self->radio_items = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_queue_init (&self->radio_actions);
   g_queue_init (&self->airplane_actions);
+  self->throttle = rfk_sync_throttle_new (G_PRIORITY_DEFAULT_IDLE,
+                                          SYNC_QUIET_MS, SYNC_MAX_DELAY_MS,
+                                          SYNC_MIN_INTERVAL_MS, sync_now,
+                                          self);
 }
 
 RfkMenu *
@@ -1175,6 +1129,6 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
   g_signal_connect_swapped (self->names, "changed",
                             G_CALLBACK (on_model_changed), self);
 
-  sync_now (self);
+  rfk_sync_throttle_sync_now (self->throttle);
   return self;
 }
