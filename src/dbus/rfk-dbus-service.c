@@ -8,6 +8,7 @@
 
 #include "rfk-dbus-service.h"
 
+#include "rfk-chassis.h"
 #include "rfk-dbus-properties.h"
 #include "rfk-dbus-resources.h"
 #include "rfk-in-order.h"
@@ -15,7 +16,6 @@
 #include "rfk-sync-throttle.h"
 
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
-#define HOSTNAMED_NAME "org.freedesktop.hostname1"
 
 /* One object we serve: its registration and the values last announced. */
 typedef struct {
@@ -501,47 +501,17 @@ static void
 chassis_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GVariant) chassis = NULL;
+  g_autofree char *chassis = rfk_chassis_lookup_finish (result, &error);
   RfkDBusService *self;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                         &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Cancelled: we are gone.  Any other failure was logged: the chassis
+   * stays unknown. */
+  if (error != NULL)
     return;
   self = RFK_DBUS_SERVICE (user_data);
-  if (reply == NULL)
-    {
-      g_debug ("No chassis from %s: %s", HOSTNAMED_NAME, error->message);
-      return;
-    }
-  g_variant_get (reply, "(v)", &chassis);
-  if (g_variant_is_of_type (chassis, G_VARIANT_TYPE_STRING))
-    self->model.should_show = rfk_dbus_chassis_shows_airplane_mode (
-      g_variant_get_string (chassis, NULL));
+  if (chassis != NULL)
+    self->model.should_show = rfk_chassis_shows_airplane_mode (chassis);
   schedule_sync (self);
-}
-
-static void
-system_bus_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDBusConnection) bus = g_bus_get_finish (result, &error);
-  RfkDBusService *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = RFK_DBUS_SERVICE (user_data);
-  if (bus == NULL)
-    {
-      g_debug ("No system bus for the chassis: %s", error->message);
-      return;
-    }
-  g_dbus_connection_call (bus, HOSTNAMED_NAME, "/org/freedesktop/hostname1",
-                          "org.freedesktop.DBus.Properties", "Get",
-                          g_variant_new ("(ss)", HOSTNAMED_NAME, "Chassis"),
-                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE,
-                          10000, self->cancellable, chassis_cb, self);
 }
 
 static void
@@ -574,7 +544,7 @@ rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
   /* airplane-radio-types changes what counts without another signal. */
   g_signal_connect (rfk_settings_get_gsettings (settings), "changed",
                     G_CALLBACK (on_settings_changed), self);
-  g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, system_bus_cb, self);
+  rfk_chassis_lookup_async (self->cancellable, chassis_cb, self);
   rfk_sync_throttle_sync_now (self->throttle);  /* the baseline */
 }
 
