@@ -363,15 +363,3 @@ rfk_dbus_property_set (const RfkDBusModel *model, const char *name,
                _("Property “%s” cannot be written"), name);
   return FALSE;
 }
-
-gboolean
-rfk_dbus_chassis_shows_airplane_mode (const char *chassis)
-{
-  static const char *const hidden[] = { "desktop", "server", "vm",
-                                        "container" };
-
-  for (gsize i = 0; chassis != NULL && i < G_N_ELEMENTS (hidden); i++)
-    if (g_str_equal (chassis, hidden[i]))
-      return FALSE;
-  return TRUE;
-}

@@ -18,7 +18,7 @@ typedef struct {
   RfkManager *manager;
   RfkSettings *settings;
   /* gsd's ShouldShowAirplaneMode: FALSE on a desktop, server, vm or
-   * container chassis (systemd-hostnamed), TRUE otherwise. */
+   * container chassis (rfk-chassis.h), TRUE otherwise. */
   gboolean should_show;
   RfkDBusRadios *radios;  /* owned; Radios, entry by entry */
 } RfkDBusModel;
@@ -31,8 +31,5 @@ GVariant *rfk_dbus_property_get (const RfkDBusModel *model, const char *name);
  * checked by GDBus against the introspection data. */
 gboolean rfk_dbus_property_set (const RfkDBusModel *model, const char *name,
                                 GVariant *value, GError **error);
-
-/* The chassis names (hostnamed's Chassis) for which gsd hides airplane mode. */
-gboolean rfk_dbus_chassis_shows_airplane_mode (const char *chassis);
 
 G_END_DECLS

@@ -1,20 +1,17 @@
 /*
- * rfk-dbus-service.c: the session D-Bus API, exported objects and their
- * PropertiesChanged; property values live in rfk-dbus-properties.c.
+ * rfk-dbus-service.c: the session D-Bus API's object: the objects it
+ * exports and their PropertiesChanged, mirrored from the model.  Property
+ * values live in rfk-dbus-properties.c, requests in rfk-dbus-methods.c.
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include "rfk-dbus-service-private.h"
 
-#include "rfk-dbus-service.h"
-
-#include "rfk-dbus-properties.h"
+#include "rfk-chassis.h"
 #include "rfk-dbus-resources.h"
-#include "rfk-in-order.h"
 #include "rfk-remote.h"
 
 #define RESOURCE_DIR "/io/github/rfkill_applet/RfkillApplet/dbus/"
-#define HOSTNAMED_NAME "org.freedesktop.hostname1"
 
 /* One object we serve: its registration and the values last announced. */
 typedef struct {
@@ -23,18 +20,6 @@ typedef struct {
   guint registration_id;
   GHashTable *announced;  /* property name -> GVariant */
 } Exported;
-
-struct _RfkDBusService
-{
-  GObject parent_instance;
-
-  GApplication *app;            /* not owned: it owns us */
-  GDBusConnection *connection;  /* owned, while exported */
-  GPtrArray *exported;          /* Exported*; [0] is our API */
-  RfkDBusModel model;           /* manager and settings owned */
-  GCancellable *cancellable;
-  guint sync_id;
-};
 
 G_DEFINE_FINAL_TYPE (RfkDBusService, rfk_dbus_service, G_TYPE_OBJECT)
 
@@ -70,263 +55,6 @@ rfk_dbus_service_load_interface (const char *file, const char *name)
   return g_dbus_interface_info_ref (interface);
 }
 
-static gboolean
-attached (RfkDBusService *self)
-{
-  return self->model.manager != NULL;
-}
-
-static gboolean
-ready_or_fail (RfkDBusService *self, GDBusMethodInvocation *invocation)
-{
-  const GError *error;
-
-  if (attached (self)
-      && rfk_manager_get_state (self->model.manager) == RFK_MANAGER_STATE_READY)
-    return TRUE;
-  error = attached (self) ? rfk_manager_get_error (self->model.manager) : NULL;
-  g_dbus_method_invocation_return_dbus_error (
-    invocation, RFK_DBUS_ERROR_NOT_READY,
-    error != NULL ? error->message : _("The rfkill device is not available"));
-  return FALSE;
-}
-
-/* Methods answer when the kernel confirmed, with the manager's reason
- * otherwise.  An invocation is owned by whoever returns it: handed to the
- * async callback, never referenced twice. */
-static void
-return_error (GDBusMethodInvocation *invocation, const GError *error)
-{
-  g_dbus_method_invocation_return_dbus_error (invocation,
-                                              RFK_DBUS_ERROR_FAILED,
-                                              error->message);
-}
-
-/* Identical airplane requests in a row are joined by the manager, not
- * here: every door gets the same rule (RULES.md). */
-static void
-airplane_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GDBusMethodInvocation *invocation = user_data;
-  g_autoptr (GError) error = NULL;
-
-  if (!rfk_manager_set_airplane_mode_finish (RFK_MANAGER (source), result,
-                                             &error))
-    return_error (invocation, error);
-  else
-    g_dbus_method_invocation_return_value (invocation, NULL);
-}
-
-/* ToggleAirplaneMode answers with the state it asked for. */
-static void
-toggle_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GDBusMethodInvocation *invocation = user_data;
-  g_autoptr (GError) error = NULL;
-  gboolean enabled;
-
-  if (!rfk_manager_toggle_airplane_mode_finish (RFK_MANAGER (source), result,
-                                                &enabled, &error))
-    return_error (invocation, error);
-  else
-    g_dbus_method_invocation_return_value (invocation,
-                                           g_variant_new ("(b)", enabled));
-}
-
-static void
-radio_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GDBusMethodInvocation *invocation = user_data;
-  g_autoptr (GError) error = NULL;
-
-  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error))
-    return_error (invocation, error);
-  else
-    g_dbus_method_invocation_return_value (invocation, NULL);
-}
-
-static gboolean
-quit_idle_cb (gpointer user_data)
-{
-  g_application_quit (G_APPLICATION (user_data));
-  return G_SOURCE_REMOVE;
-}
-
-/* A method call waiting for its turn (rfk-in-order.h). */
-typedef struct {
-  RfkDBusService *self;
-  GDBusMethodInvocation *invocation;  /* returned once, by the call */
-} PendingCall;
-
-static void
-pending_call_free (PendingCall *call)
-{
-  g_object_unref (call->self);
-  g_free (call);
-}
-
-static void carry_out (RfkDBusService *self,
-                       GDBusMethodInvocation *invocation);
-
-static gboolean
-carry_out_cb (gpointer user_data)
-{
-  PendingCall *call = user_data;
-
-  carry_out (call->self, call->invocation);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-method_call_cb (GDBusConnection *connection, const char *sender,
-                const char *object_path, const char *interface_name,
-                const char *method_name, GVariant *parameters,
-                GDBusMethodInvocation *invocation, gpointer user_data)
-{
-  RfkDBusService *self = user_data;
-  PendingCall *call;
-
-  if (g_str_equal (method_name, "Quit"))
-    {
-      g_dbus_method_invocation_return_value (invocation, NULL);
-      /* After the reply is on its way. */
-      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, quit_idle_cb,
-                       g_object_ref (self->app), g_object_unref);
-      return;
-    }
-  call = g_new0 (PendingCall, 1);
-  call->self = g_object_ref (self);
-  call->invocation = invocation;
-  rfk_in_order (carry_out_cb, call, (GDestroyNotify) pending_call_free);
-}
-
-static void
-carry_out (RfkDBusService *self, GDBusMethodInvocation *invocation)
-{
-  const char *method_name = g_dbus_method_invocation_get_method_name (
-    invocation);
-  GVariant *parameters = g_dbus_method_invocation_get_parameters (invocation);
-  RfkManager *manager = self->model.manager;
-
-  if (!ready_or_fail (self, invocation))
-    return;
-
-  if (g_str_equal (method_name, "SetAirplaneMode"))
-    {
-      gboolean enable;
-
-      g_variant_get (parameters, "(b)", &enable);
-      rfk_manager_set_airplane_mode_async (manager, enable, NULL,
-                                           airplane_done_cb, invocation);
-    }
-  else if (g_str_equal (method_name, "ToggleAirplaneMode"))
-    rfk_manager_toggle_airplane_mode_async (manager, NULL, toggle_done_cb,
-                                            invocation);
-  else if (g_str_equal (method_name, "SetRadioBlocked"))
-    {
-      guint32 idx;
-      gboolean blocked;
-
-      g_variant_get (parameters, "(ub)", &idx, &blocked);
-      if (rfk_manager_lookup (manager, idx) == NULL)
-        {
-          g_autofree char *message =
-            g_strdup_printf (_("No radio has index %u"), idx);
-
-          g_dbus_method_invocation_return_dbus_error (
-            invocation, RFK_DBUS_ERROR_NO_SUCH_RADIO, message);
-          return;
-        }
-      rfk_manager_set_blocked_async (manager, idx, blocked, NULL,
-                                     radio_done_cb, invocation);
-    }
-  else
-    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                           G_DBUS_ERROR_UNKNOWN_METHOD,
-                                           _("No method %s"), method_name);
-}
-
-static GVariant *
-get_property_cb (GDBusConnection *connection, const char *sender,
-                 const char *object_path, const char *interface_name,
-                 const char *property_name, GError **error,
-                 gpointer user_data)
-{
-  RfkDBusService *self = user_data;
-  GVariant *value = NULL;
-
-  if (attached (self))
-    value = rfk_dbus_property_get (&self->model, property_name);
-  if (value == NULL)
-    g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
-                 _("The applet is starting"));
-  return value;
-}
-
-/* A property write waiting for its turn. */
-typedef struct {
-  RfkDBusService *self;
-  char *name;
-  GVariant *value;
-} PendingWrite;
-
-static void
-pending_write_free (PendingWrite *write)
-{
-  g_object_unref (write->self);
-  g_free (write->name);
-  g_variant_unref (write->value);
-  g_free (write);
-}
-
-static gboolean
-write_cb (gpointer user_data)
-{
-  PendingWrite *write = user_data;
-  g_autoptr (GError) error = NULL;
-
-  /* Answered already: the request's own outcome is told as for the
-   * other doors, in PropertiesChanged and, on failure, the log. */
-  if (attached (write->self)
-      && !rfk_dbus_property_set (&write->self->model, write->name,
-                                 write->value, &error))
-    g_message ("Cannot set %s: %s", write->name, error->message);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-set_property_cb (GDBusConnection *connection, const char *sender,
-                 const char *object_path, const char *interface_name,
-                 const char *property_name, GVariant *value, GError **error,
-                 gpointer user_data)
-{
-  /* The writes that switch radios, on our object and gsd's. */
-  static const char *const requests[] = {
-    "AirplaneMode", "BluetoothAirplaneMode", "WwanAirplaneMode", NULL,
-  };
-  RfkDBusService *self = user_data;
-
-  if (!attached (self))
-    {
-      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
-                   _("The applet is starting"));
-      return FALSE;
-    }
-  /* A request: carried out in its turn (rfk-in-order.h).  The value's
-   * type was checked by GDBus against the published interface. */
-  if (g_strv_contains (requests, property_name)
-      && g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
-    {
-      PendingWrite *write = g_new0 (PendingWrite, 1);
-
-      write->self = g_object_ref (self);
-      write->name = g_strdup (property_name);
-      write->value = g_variant_ref (value);
-      rfk_in_order (write_cb, write, (GDestroyNotify) pending_write_free);
-      return TRUE;
-    }
-  return rfk_dbus_property_set (&self->model, property_name, value, error);
-}
 
 /* Announces what changed since the last announcement, per object: one
  * PropertiesChanged with the new values only. */
@@ -370,39 +98,27 @@ announce (RfkDBusService *self, Exported *exported)
     g_variant_builder_clear (&changed);
 }
 
-static gboolean
+static void
 sync_cb (gpointer user_data)
 {
   RfkDBusService *self = user_data;
 
-  self->sync_id = 0;
-  for (guint i = 0; attached (self) && i < self->exported->len; i++)
+  for (guint i = 0; is_attached (self) && i < self->exported->len; i++)
     announce (self, g_ptr_array_index (self->exported, i));
-  return G_SOURCE_REMOVE;
 }
 
-/*
- * Many events in one read (a switch, an `unblock all`) are one signal.
- * After the menu's update, which waits at G_PRIORITY_DEFAULT_IDLE: the
- * menu is what the user is looking at, and with 64 radios sending Radios
- * costs half a millisecond (GDBus writes it value by value).
- */
 static void
 schedule_sync (RfkDBusService *self)
 {
-  if (self->sync_id == 0)
-    self->sync_id = g_idle_add_full (G_PRIORITY_LOW, sync_cb, self, NULL);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static guint
 register_object (RfkDBusService *self, Exported *exported, GError **error)
 {
-  static const GDBusInterfaceVTable vtable = {
-    method_call_cb, get_property_cb, set_property_cb
-  };
-
   return g_dbus_connection_register_object (self->connection, exported->path,
-                                            exported->interface, &vtable,
+                                            exported->interface,
+                                            _rfk_dbus_service_vtable (),
                                             self, NULL, error);
 }
 
@@ -435,7 +151,7 @@ rfk_dbus_service_add_object (RfkDBusService *self, const char *path,
       return FALSE;
     }
   g_ptr_array_add (self->exported, exported);
-  if (attached (self))
+  if (is_attached (self))
     announce (self, exported);  /* its baseline */
   return TRUE;
 }
@@ -509,47 +225,17 @@ static void
 chassis_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GVariant) chassis = NULL;
+  g_autofree char *chassis = rfk_chassis_lookup_finish (result, &error);
   RfkDBusService *self;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                         &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Cancelled: we are gone.  Any other failure was logged: the chassis
+   * stays unknown. */
+  if (error != NULL)
     return;
   self = RFK_DBUS_SERVICE (user_data);
-  if (reply == NULL)
-    {
-      g_debug ("No chassis from %s: %s", HOSTNAMED_NAME, error->message);
-      return;
-    }
-  g_variant_get (reply, "(v)", &chassis);
-  if (g_variant_is_of_type (chassis, G_VARIANT_TYPE_STRING))
-    self->model.should_show = rfk_dbus_chassis_shows_airplane_mode (
-      g_variant_get_string (chassis, NULL));
+  if (chassis != NULL)
+    self->model.should_show = rfk_chassis_shows_airplane_mode (chassis);
   schedule_sync (self);
-}
-
-static void
-system_bus_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDBusConnection) bus = g_bus_get_finish (result, &error);
-  RfkDBusService *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = RFK_DBUS_SERVICE (user_data);
-  if (bus == NULL)
-    {
-      g_debug ("No system bus for the chassis: %s", error->message);
-      return;
-    }
-  g_dbus_connection_call (bus, HOSTNAMED_NAME, "/org/freedesktop/hostname1",
-                          "org.freedesktop.DBus.Properties", "Get",
-                          g_variant_new ("(ss)", HOSTNAMED_NAME, "Chassis"),
-                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE,
-                          10000, self->cancellable, chassis_cb, self);
 }
 
 static void
@@ -570,7 +256,7 @@ rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
   };
 
   g_return_if_fail (RFK_IS_DBUS_SERVICE (self));
-  g_return_if_fail (!attached (self));
+  g_return_if_fail (!is_attached (self));
 
   self->model.manager = g_object_ref (manager);
   self->model.settings = g_object_ref (settings);
@@ -582,8 +268,8 @@ rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
   /* airplane-radio-types changes what counts without another signal. */
   g_signal_connect (rfk_settings_get_gsettings (settings), "changed",
                     G_CALLBACK (on_settings_changed), self);
-  g_bus_get (G_BUS_TYPE_SYSTEM, self->cancellable, system_bus_cb, self);
-  sync_cb (self);  /* the baseline */
+  rfk_chassis_lookup_async (self->cancellable, chassis_cb, self);
+  rfk_sync_throttle_sync_now (self->throttle);  /* the baseline */
 }
 
 static void
@@ -594,7 +280,7 @@ rfk_dbus_service_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   if (self->connection != NULL)
     rfk_dbus_service_unexport (self);
-  g_clear_handle_id (&self->sync_id, g_source_remove);
+  rfk_sync_throttle_cancel (self->throttle);
   if (self->model.manager != NULL)
     g_signal_handlers_disconnect_by_data (self->model.manager, self);
   if (self->model.settings != NULL)
@@ -615,6 +301,7 @@ rfk_dbus_service_finalize (GObject *object)
 
   g_ptr_array_unref (self->exported);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->throttle);
   g_clear_pointer (&self->model.radios, rfk_dbus_radios_free);
   G_OBJECT_CLASS (rfk_dbus_service_parent_class)->finalize (object);
 }
@@ -631,6 +318,15 @@ rfk_dbus_service_init (RfkDBusService *self)
 {
   self->exported = g_ptr_array_new_with_free_func ((GDestroyNotify) exported_free);
   self->cancellable = g_cancellable_new ();
+  /*
+   * Many events in one read (a switch, an `unblock all`) are one signal:
+   * one sync per main-loop turn (no quiet spell to wait for).  After the
+   * menu's, which waits at G_PRIORITY_DEFAULT_IDLE: the menu is what the
+   * user is looking at, and with 64 radios sending Radios costs half a
+   * millisecond (GDBus writes it value by value).
+   */
+  self->throttle = rfk_sync_throttle_new (G_PRIORITY_LOW, 0, 0, 0, sync_cb,
+                                          self);
   /* Unknown chassis: shown, as gsd does. */
   self->model.should_show = TRUE;
   self->model.radios = rfk_dbus_radios_new ();
