@@ -52,6 +52,9 @@ gboolean rfk_device_takes_part (const RfkDevice *device);
 char *rfk_device_dup_refusal (const RfkDevice *device);
 
 gboolean rfk_device_is_blocked (const RfkDevice *device);
+/* Hard-blocked by a switch or signal, not only for being owned elsewhere.
+ * A V1 kernel gives no reason: its hard blocks count as a switch's. */
+gboolean rfk_device_hard_by_switch (const RfkDevice *device);
 
 /*
  * Whether the driver of this rfkill name only reports a hardware switch
@@ -73,8 +76,18 @@ char *rfk_device_dup_name_key (const RfkDevice *device);
 
 /* Type table: short name ("wlan"), NULL for unknown numbers. */
 const char *rfk_type_to_string (guint type);
+/* The same where a name must be printed: "unknown" for numbers we do not
+ * know (--list's TYPE, the D-Bus radios' "type", the log).  Never
+ * translated: scripts read it. */
+const char *rfk_type_to_name (guint type);
 /* Accepts short names and aliases ("wifi", "bt"); FALSE if unknown. */
 gboolean rfk_type_from_string (const char *string, RfkType *out_type);
+/* Type names ("wifi", "all", ...) to flags, one bit (1 << RfkType)
+ * each, as the airplane-radio-types key holds them.  A name it does not
+ * know adds nothing; the first such name goes to out_unknown (NULL when
+ * every name was known) for callers that refuse it.  names may be NULL. */
+guint rfk_type_flags_from_names (const char *const *names,
+                                 const char **out_unknown);
 /* Translated, human readable ("Wi-Fi", "Bluetooth", "Unknown radio"). */
 const char *rfk_type_to_label (guint type);
 

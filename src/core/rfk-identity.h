@@ -11,6 +11,11 @@
 
 G_BEGIN_DECLS
 
+/* $RFKILL_SYSFS_ROOT/rfkillN (default /sys/class/rfkill/rfkillN): the
+ * one place that says where a radio's sysfs directory is, read from the
+ * environment at each call (tests change it). */
+char *rfk_identity_dup_sysfs_dir (guint32 idx);
+
 /* rfkillN/name, or "rfkillN" when it is gone or unreadable. */
 char *rfk_identity_read_name (guint32 idx);
 
