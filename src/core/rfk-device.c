@@ -91,8 +91,8 @@ char *
 rfk_device_dup_key (const RfkDevice *device)
 {
   g_return_val_if_fail (device != NULL, NULL);
-  return make_key (device->type, device->device_path ? device->device_path
-                                                     : device->name);
+  return make_key (device->type, device->bus_device ? device->bus_device
+                                                    : device->name);
 }
 
 char *

@@ -36,8 +36,16 @@ typedef struct {
   gboolean hard;       /* hard-blocked */
   guint8 hard_reasons; /* RfkHardReason bits; 0 with V1-only kernels */
   char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
-  char *device_path;   /* bus device under /sys/devices, or NULL
-                          (rfk-identity.h) */
+  /* The bus device, as a path under /sys/devices, or NULL
+   * (rfk_identity_read_bus_device()).  Not "device_path": that is the
+   * /dev/rfkill file everywhere (RfkManager, the CLI, our DevicePath).
+   * device_path is this field's old name, kept as an alias only until
+   * rfk-manager.c and tests/fuzz/fuzz-events.c say bus_device (issue 28);
+   * then the union goes. */
+  union {
+    char *bus_device;
+    char *device_path;
+  };
   gboolean switch_only;/* rfk_device_name_is_switch_only () */
   /* Its driver did not carry out our last block or unblock: the kernel
    * never confirmed it within the timeout.  Left out of airplane mode
@@ -67,11 +75,11 @@ gboolean rfk_device_name_is_switch_only (const char *name);
 
 /*
  * Stable identity across re-plugs and reboots, like systemd-rfkill's:
- * "type:device path" ("wlan:pci0000:00/0000:00:14.3"); a radio without a
+ * "type:bus device" ("wlan:pci0000:00/0000:00:14.3"); a radio without a
  * bus device falls back to "type:name" ("wlan:phy0").
  */
 char *rfk_device_dup_key (const RfkDevice *device);
-/* Always "type:name": how lists saved before device paths are keyed. */
+/* Always "type:name": how lists saved before bus devices are keyed. */
 char *rfk_device_dup_name_key (const RfkDevice *device);
 
 /* Type table: short name ("wlan"), NULL for unknown numbers. */

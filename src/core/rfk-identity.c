@@ -52,7 +52,7 @@ read_subsystem (const char *device_dir, gboolean *out_is_class)
 }
 
 char *
-rfk_identity_read_device_path (guint32 idx)
+rfk_identity_read_bus_device (guint32 idx)
 {
   g_autofree char *link = rfk_identity_dup_sysfs_dir (idx);
   g_autofree char *device = NULL;
