@@ -17,6 +17,7 @@
 
 #include "rfk-cli-common.h"
 #include "rfk-hardware-airplane.h"
+#include "rfk-identity.h"
 #include "rfk-protocol.h"
 #include "rfk-radio-names.h"
 
@@ -31,9 +32,7 @@ cell_id (const RfkDevice *d)
 static char *
 cell_type (const RfkDevice *d)
 {
-  const char *type = rfk_type_to_string (d->type);
-
-  return g_strdup (type ? type : "unknown");
+  return g_strdup (rfk_type_to_name (d->type));
 }
 
 static char *
@@ -143,11 +142,7 @@ link_basename (const char *dir, const char *name)
 static gboolean
 sysfs_is_platform_switch (const RfkDevice *device, gpointer user_data)
 {
-  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
-  g_autofree char *link = g_strdup_printf ("%s/rfkill%u",
-                                           root != NULL && *root != '\0'
-                                             ? root : "/sys/class/rfkill",
-                                           device->idx);
+  g_autofree char *link = rfk_identity_dup_sysfs_dir (device->idx);
   g_autofree char *parent = NULL;
   g_autofree char *parent_name = NULL;
   g_autofree char *subsystem = NULL;

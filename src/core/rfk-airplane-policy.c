@@ -55,6 +55,14 @@ rfk_airplane_policy_counts (guint32 counted_types, guint type)
   return type < 32 && (counted_types & (1u << type)) != 0;
 }
 
+gboolean
+rfk_airplane_policy_takes_part (guint32 counted_types,
+                                const RfkDevice *device)
+{
+  return rfk_airplane_policy_counts (counted_types, device->type)
+         && rfk_device_takes_part (device);
+}
+
 /* Where the radio's soft state is going: our write in flight wins. */
 static gboolean
 effective_soft (const RfkPolicyRadio *radio)

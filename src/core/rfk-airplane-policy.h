@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "rfk-airplane-store.h"
+#include "rfk-device.h"
 
 G_BEGIN_DECLS
 
@@ -66,7 +67,12 @@ typedef struct {
 void rfk_airplane_plan_free (RfkAirplanePlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkAirplanePlan, rfk_airplane_plan_free)
 
+/* Counted (RULES.md): airplane mode counts the type.  Types beyond the
+ * mask's width (newer kernels) count only under RFK_AIRPLANE_TYPES_ALL. */
 gboolean rfk_airplane_policy_counts (guint32 counted_types, guint type);
+/* Takes part (RULES.md): counted, and rfk_device_takes_part(). */
+gboolean rfk_airplane_policy_takes_part (guint32 counted_types,
+                                         const RfkDevice *device);
 
 /* Counted radios exist and each is blocked, or being blocked by us. */
 gboolean rfk_airplane_policy_in_force (const RfkPolicyRadio *radios,

@@ -70,6 +70,13 @@ rfk_device_is_blocked (const RfkDevice *device)
   return device->soft || device->hard;
 }
 
+gboolean
+rfk_device_hard_by_switch (const RfkDevice *device)
+{
+  return device->hard && (device->hard_reasons == 0 ||
+                          (device->hard_reasons & RFK_HARD_REASON_SIGNAL));
+}
+
 static char *
 make_key (guint8 type_number, const char *identity)
 {
@@ -84,8 +91,8 @@ char *
 rfk_device_dup_key (const RfkDevice *device)
 {
   g_return_val_if_fail (device != NULL, NULL);
-  return make_key (device->type, device->device_path ? device->device_path
-                                                     : device->name);
+  return make_key (device->type, device->bus_device ? device->bus_device
+                                                    : device->name);
 }
 
 char *
@@ -99,6 +106,14 @@ const char *
 rfk_type_to_string (guint type)
 {
   return type < RFK_TYPE_COUNT ? type_table[type].name : NULL;
+}
+
+const char *
+rfk_type_to_name (guint type)
+{
+  const char *name = rfk_type_to_string (type);
+
+  return name != NULL ? name : "unknown";
 }
 
 gboolean
@@ -122,6 +137,25 @@ found:
       return TRUE;
     }
   return FALSE;
+}
+
+guint
+rfk_type_flags_from_names (const char *const *names, const char **out_unknown)
+{
+  guint flags = 0;
+
+  if (out_unknown != NULL)
+    *out_unknown = NULL;
+  for (gsize i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      RfkType type;
+
+      if (rfk_type_from_string (names[i], &type))
+        flags |= 1u << type;
+      else if (out_unknown != NULL && *out_unknown == NULL)
+        *out_unknown = names[i];
+    }
+  return flags;
 }
 
 const char *

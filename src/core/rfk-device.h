@@ -36,8 +36,16 @@ typedef struct {
   gboolean hard;       /* hard-blocked */
   guint8 hard_reasons; /* RfkHardReason bits; 0 with V1-only kernels */
   char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
-  char *device_path;   /* bus device under /sys/devices, or NULL
-                          (rfk-identity.h) */
+  /* The bus device, as a path under /sys/devices, or NULL
+   * (rfk_identity_read_bus_device()).  Not "device_path": that is the
+   * /dev/rfkill file everywhere (RfkManager, the CLI, our DevicePath).
+   * device_path is this field's old name, kept as an alias only until
+   * rfk-manager.c and tests/fuzz/fuzz-events.c say bus_device (issue 28);
+   * then the union goes. */
+  union {
+    char *bus_device;
+    char *device_path;
+  };
   gboolean switch_only;/* rfk_device_name_is_switch_only () */
   /* Its driver did not carry out our last block or unblock: the kernel
    * never confirmed it within the timeout.  Left out of airplane mode
@@ -52,6 +60,9 @@ gboolean rfk_device_takes_part (const RfkDevice *device);
 char *rfk_device_dup_refusal (const RfkDevice *device);
 
 gboolean rfk_device_is_blocked (const RfkDevice *device);
+/* Hard-blocked by a switch or signal, not only for being owned elsewhere.
+ * A V1 kernel gives no reason: its hard blocks count as a switch's. */
+gboolean rfk_device_hard_by_switch (const RfkDevice *device);
 
 /*
  * Whether the driver of this rfkill name only reports a hardware switch
@@ -64,17 +75,27 @@ gboolean rfk_device_name_is_switch_only (const char *name);
 
 /*
  * Stable identity across re-plugs and reboots, like systemd-rfkill's:
- * "type:device path" ("wlan:pci0000:00/0000:00:14.3"); a radio without a
+ * "type:bus device" ("wlan:pci0000:00/0000:00:14.3"); a radio without a
  * bus device falls back to "type:name" ("wlan:phy0").
  */
 char *rfk_device_dup_key (const RfkDevice *device);
-/* Always "type:name": how lists saved before device paths are keyed. */
+/* Always "type:name": how lists saved before bus devices are keyed. */
 char *rfk_device_dup_name_key (const RfkDevice *device);
 
 /* Type table: short name ("wlan"), NULL for unknown numbers. */
 const char *rfk_type_to_string (guint type);
+/* The same where a name must be printed: "unknown" for numbers we do not
+ * know (--list's TYPE, the D-Bus radios' "type", the log).  Never
+ * translated: scripts read it. */
+const char *rfk_type_to_name (guint type);
 /* Accepts short names and aliases ("wifi", "bt"); FALSE if unknown. */
 gboolean rfk_type_from_string (const char *string, RfkType *out_type);
+/* Type names ("wifi", "all", ...) to flags, one bit (1 << RfkType)
+ * each, as the airplane-radio-types key holds them.  A name it does not
+ * know adds nothing; the first such name goes to out_unknown (NULL when
+ * every name was known) for callers that refuse it.  names may be NULL. */
+guint rfk_type_flags_from_names (const char *const *names,
+                                 const char **out_unknown);
 /* Translated, human readable ("Wi-Fi", "Bluetooth", "Unknown radio"). */
 const char *rfk_type_to_label (guint type);
 

@@ -5,13 +5,6 @@
 
 #include "rfk-airplane-policy.h"
 
-gboolean
-rfk_device_hard_by_switch (const RfkDevice *device)
-{
-  return device->hard && (device->hard_reasons == 0 ||
-                          (device->hard_reasons & RFK_HARD_REASON_SIGNAL));
-}
-
 /* What one counted type says: held, not held, or absent. */
 typedef enum { TYPE_ABSENT, TYPE_FREE, TYPE_HELD } TypeVerdict;
 

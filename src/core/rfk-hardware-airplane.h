@@ -32,9 +32,6 @@ typedef struct {
   gboolean platform_switch; /* RFK_RADIO_ROLE_PLATFORM_SWITCH */
 } RfkSwitchRadio;
 
-/* Hard-blocked by a switch or signal, not only for being owned elsewhere. */
-gboolean rfk_device_hard_by_switch (const RfkDevice *device);
-
 /* counted_types: bit (1 << RfkType) per type, as the manager's mask. */
 gboolean rfk_hardware_airplane_mode (const RfkSwitchRadio *radios,
                                      gsize n_radios,

@@ -6,27 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-sysfs_root (void)
+char *
+rfk_identity_dup_sysfs_dir (guint32 idx)
 {
   const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
+  g_autofree char *dir = g_strdup_printf ("rfkill%u", idx);
 
-  return root != NULL && *root != '\0' ? root : "/sys/class/rfkill";
+  if (root == NULL || *root == '\0')
+    root = "/sys/class/rfkill";
+  return g_build_filename (root, dir, NULL);
 }
 
 char *
 rfk_identity_read_name (guint32 idx)
 {
-  g_autofree char *dir = g_strdup_printf ("rfkill%u", idx);
-  g_autofree char *path = g_build_filename (sysfs_root (), dir, "name",
-                                            NULL);
+  g_autofree char *dir = rfk_identity_dup_sysfs_dir (idx);
+  g_autofree char *path = g_build_filename (dir, "name", NULL);
   g_autofree char *contents = NULL;
 
+  /* Vanished already, or nothing a person can read: keep the idx. */
   if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return g_steal_pointer (&dir);  /* vanished already: keep the idx */
+    return g_strdup_printf ("rfkill%u", idx);
   g_strchomp (contents);
   if (*contents == '\0' || !g_utf8_validate (contents, -1, NULL))
-    return g_steal_pointer (&dir);
+    return g_strdup_printf ("rfkill%u", idx);
   return g_steal_pointer (&contents);
 }
 
@@ -49,10 +52,9 @@ read_subsystem (const char *device_dir, gboolean *out_is_class)
 }
 
 char *
-rfk_identity_read_device_path (guint32 idx)
+rfk_identity_read_bus_device (guint32 idx)
 {
-  g_autofree char *dir = g_strdup_printf ("rfkill%u", idx);
-  g_autofree char *link = g_build_filename (sysfs_root (), dir, NULL);
+  g_autofree char *link = rfk_identity_dup_sysfs_dir (idx);
   g_autofree char *device = NULL;
   char *resolved = realpath (link, NULL);
   const char *under;

@@ -11,6 +11,11 @@
 
 G_BEGIN_DECLS
 
+/* $RFKILL_SYSFS_ROOT/rfkillN (default /sys/class/rfkill/rfkillN): the
+ * one place that says where a radio's sysfs directory is, read from the
+ * environment at each call (tests change it). */
+char *rfk_identity_dup_sysfs_dir (guint32 idx);
+
 /* rfkillN/name, or "rfkillN" when it is gone or unreadable. */
 char *rfk_identity_read_name (guint32 idx);
 
@@ -24,6 +29,9 @@ char *rfk_identity_read_name (guint32 idx);
  * ("virtual/mac80211_hwsim/hwsim1").  NULL when sysfs has no link:
  * callers fall back to the name.
  */
-char *rfk_identity_read_device_path (guint32 idx);
+char *rfk_identity_read_bus_device (guint32 idx);
+/* The old name, until rfk-manager.c says rfk_identity_read_bus_device
+ * (issue 28: "device path" is the /dev/rfkill file). */
+#define rfk_identity_read_device_path rfk_identity_read_bus_device
 
 G_END_DECLS

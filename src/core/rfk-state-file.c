@@ -45,6 +45,20 @@ not_regular (GError **error)
   return FALSE;
 }
 
+/* Whether path is a regular file (with follow FALSE, path itself, not
+ * what a symlink there points to); FALSE with the cause otherwise. */
+static gboolean
+check_regular (const char *path, gboolean follow, GError **error)
+{
+  struct stat st;
+
+  if ((follow ? stat (path, &st) : lstat (path, &st)) < 0)
+    return set_errno_error (error, errno);
+  if (!S_ISREG (st.st_mode))
+    return not_regular (error);
+  return TRUE;
+}
+
 /* The whole of a regular file.  A FIFO is never opened for reading
  * without O_NONBLOCK: that would wait for a writer, forever. */
 static char *
@@ -54,16 +68,8 @@ read_regular (const char *path, gsize *out_length, GError **error)
   struct stat st;
   int fd;
 
-  if (stat (path, &st) < 0)
-    {
-      set_errno_error (error, errno);
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      not_regular (error);
-      return NULL;
-    }
+  if (!check_regular (path, TRUE, error))
+    return NULL;
   fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     {
@@ -292,19 +298,11 @@ rfk_state_file_quarantine (const char *path, GError **error)
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *copy = NULL;
-  struct stat st;
   int saved_errno;
 
-  if (lstat (path, &st) < 0)
-    {
-      set_errno_error (error, errno);
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      not_regular (error);
-      return NULL;
-    }
+  /* The link itself: a symlink in its place is not ours to move. */
+  if (!check_regular (path, FALSE, error))
+    return NULL;
   /* link() never replaces: a second corruption within the same second
    * gets the next free suffix, and the earlier copy stays as it was. */
   for (guint n = 1;; n++)

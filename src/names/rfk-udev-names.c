@@ -5,6 +5,8 @@
 
 #include "rfk-udev-names.h"
 
+#include "rfk-identity.h"
+
 /* Interfaces get renamed (wlan0 -> wlp2s0) after the radio appeared, and
  * rfkill devices come and go with their cards. */
 static const char *const watched_subsystems[] = { "rfkill", "net", NULL };
@@ -45,18 +47,6 @@ entry_free (gpointer data)
   g_free (entry->vendor);
   g_free (entry->model);
   g_free (entry);
-}
-
-static char *
-rfkill_sysfs_path (guint32 idx)
-{
-  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
-  g_autofree char *dir = g_strdup_printf ("rfkill%u", idx);
-
-  /* Like rfk-identity.c, which reads the radio's name there. */
-  if (root == NULL || *root == '\0')
-    root = "/sys/class/rfkill";
-  return g_build_filename (root, dir, NULL);
 }
 
 /* The bus device the hardware database describes: the parent of the
@@ -111,7 +101,7 @@ wifi_interface (RfkUdevNames *self, GUdevDevice *phy)
 static void
 fill_from_udev (RfkUdevNames *self, Entry *entry, guint32 idx)
 {
-  g_autofree char *path = rfkill_sysfs_path (idx);
+  g_autofree char *path = rfk_identity_dup_sysfs_dir (idx);
   g_autoptr(GUdevDevice) rfkill = NULL;
   g_autoptr(GUdevDevice) parent = NULL;
   g_autoptr(GUdevDevice) hardware = NULL;

@@ -121,16 +121,11 @@ survey (RfkNmRadios *self, RfkType type, gboolean *out_present,
     }
 }
 
-static gboolean
-counted (RfkNmRadios *self, RfkType type)
-{
-  return (rfk_manager_get_airplane_types (self->manager) & (1u << type))
-         != 0;
-}
-
 static void
 follow (RfkNmRadios *self, gboolean airplane)
 {
+  guint32 counted_types = rfk_manager_get_airplane_types (self->manager);
+
   for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
     {
       const NmSwitch *sw = &nm_switches[i];
@@ -138,7 +133,7 @@ follow (RfkNmRadios *self, gboolean airplane)
 
       survey (self, sw->type, &present, &all_on);
       self->all_on[i] = present && all_on && !airplane;
-      if (!present || !counted (self, sw->type))
+      if (!present || !rfk_airplane_policy_counts (counted_types, sw->type))
         continue;
       if (airplane)
         {

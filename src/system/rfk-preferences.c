@@ -14,12 +14,15 @@ rfk_preferences_open (GError **error)
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = NULL;
 
+  /* g_settings_new() aborts on a missing schema; say what is missing,
+   * and how to provide it. */
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("The settings schema %s is not installed"), APP_ID);
+                   _("GSettings schema %s is not installed (install the "
+                     "applet, or set GSETTINGS_SCHEMA_DIR)"), APP_ID);
       return NULL;
     }
   return g_settings_new_full (schema, NULL, NULL);
@@ -36,16 +39,8 @@ rfk_preferences_flags_to_mask (guint flags)
 guint32
 rfk_preferences_types_to_mask (const char *const *types)
 {
-  guint flags = 0;
-
-  for (gsize i = 0; types != NULL && types[i] != NULL; i++)
-    {
-      RfkType type;
-
-      if (rfk_type_from_string (types[i], &type))
-        flags |= 1u << type;
-    }
-  return rfk_preferences_flags_to_mask (flags);
+  return rfk_preferences_flags_to_mask (
+    rfk_type_flags_from_names (types, NULL));
 }
 
 guint32

@@ -15,7 +15,9 @@
 G_BEGIN_DECLS
 
 /* The schema, or NULL with an error naming it when it is not installed
- * (e.g. running from the build tree without GSETTINGS_SCHEMA_DIR). */
+ * (e.g. running from the build tree without GSETTINGS_SCHEMA_DIR).  The
+ * one place that opens it: the applet through rfk_settings_new(), the
+ * CLI directly. */
 GSettings *rfk_preferences_open (GError **error);
 
 /* Flags of airplane-radio-types to a manager type mask: "all", or no

@@ -1,8 +1,6 @@
 /* rfk-settings.c: GSettings keys applied to the manager and the LEDs. */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "rfk-settings.h"
 
 #include "rfk-preferences.h"
@@ -161,28 +159,20 @@ rfk_settings_init (RfkSettings *self)
 RfkSettings *
 rfk_settings_new (RfkManager *manager, GError **error)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
   g_autoptr(GError) led_error = NULL;
   g_autoptr(RfkLoginSession) session = NULL;
   RfkSettings *self;
 
   g_return_val_if_fail (RFK_IS_MANAGER (manager), NULL);
 
-  /* g_settings_new() aborts on a missing schema; say what is missing. */
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("GSettings schema %s is not installed (install the "
-                     "applet, or set GSETTINGS_SCHEMA_DIR)"), APP_ID);
-      return NULL;
-    }
+  settings = rfk_preferences_open (error);
+  if (settings == NULL)
+    return NULL;
 
   self = g_object_new (RFK_TYPE_SETTINGS, NULL);
   self->manager = g_object_ref (manager);
-  self->settings = g_settings_new_full (schema, NULL, NULL);
+  self->settings = g_steal_pointer (&settings);
   self->leds = rfk_led_controller_new (manager);
   /* With two users on one seat the LED follows the session in front. */
   session = rfk_login_session_new (NULL);

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 #define RFK_TYPE_SETTINGS (rfk_settings_get_type ())
 G_DECLARE_FINAL_TYPE (RfkSettings, rfk_settings, RFK, SETTINGS, GObject)
 
-/* NULL with an error naming the schema when it is not installed. */
+/* NULL with an error naming the schema when it is not installed
+ * (rfk_preferences_open()). */
 RfkSettings *rfk_settings_new (RfkManager *manager, GError **error);
 
 GSettings *rfk_settings_get_gsettings (RfkSettings *self);
