@@ -153,11 +153,16 @@ def _kernel_figures(out_dir):
         with open(path) as f:
             k = json.load(f)
     except FileNotFoundError:
-        try:
-            with open(os.path.join(out_dir, 'meson-info', 'intro-tests.json')) as f:
-                tests = json.load(f)
-        except (OSError, ValueError):
-            tests = None
+        # The build's meson-info: out_dir is the build directory for the
+        # bench, its bench-smoke/ for bench-smoke (and bench-startup/).
+        tests = None
+        for build in (out_dir, os.path.dirname(os.path.normpath(out_dir))):
+            try:
+                with open(os.path.join(build, 'meson-info', 'intro-tests.json')) as f:
+                    tests = json.load(f)
+                break
+            except (OSError, ValueError):
+                continue
         if tests is not None and not any(t['name'] == 'kernel-indicator' for t in tests):
             return None, 'no kernel suite in this build'
         return None, 'bench-kernel.json missing: kernel-indicator not run'
