@@ -59,7 +59,8 @@ def _rows(r, out_dir):
     # Startup: within 5 % of the floor, and no slower than nm-applet
     # measured in the same run (when it is installed).
     nm = fp.get('nm-applet', {}).get('startup_ms')
-    startup_target = f'<= {t(1.05)} x floor' + (' and <= nm-applet' if nm else '')
+    startup_target = f'<= {t(1.05)} x floor' + (
+        '' if not nm else ' and <= nm-applet' if k == 1 else f' and <= {t(1)} x nm-applet')
     per_program('startup ms', 'startup_ms', '.0f', startup_target,
                 lambda v, f: v <= 1.05 * k * f and (nm is None or v <= k * nm), 'x')
     per_program('startup: session-bus round trips to registration', 'session_round_trips',
