@@ -71,6 +71,7 @@ struct _RfkStatusItem
   guint watch_id;
   GCancellable *cancellable;  /* the pending registration */
   gboolean registered;
+  gboolean menu_exported;     /* the dbusmenu has its root */
 
   GtkMenu *menu;              /* owned */
   GtkWidget *secondary;       /* owned, may be NULL */
@@ -240,6 +241,29 @@ on_registered (GObject *source, GAsyncResult *result, gpointer user_data)
   set_registered (self, TRUE);
 }
 
+/*
+ * The dbusmenu's items, mirroring the GtkMenu (the same exporter ayatana
+ * uses: kept in step with the GtkMenu from then on, activated from the
+ * server's zero-length timeout).  Built once a watcher is there, right
+ * after the item asked it to register: no host can read the menu before
+ * the watcher has the item, and the host's first GetLayout is dispatched
+ * from the main loop, after this.  Until then (and for good when only an
+ * XEmbed tray shows the icon) the GtkMenu alone is enough, and the item
+ * reaches the watcher without building it first.
+ */
+static void
+export_menu (RfkStatusItem *self)
+{
+  DbusmenuMenuitem *root;
+
+  if (self->menu_exported || self->menu_server == NULL)
+    return;
+  self->menu_exported = TRUE;
+  root = dbusmenu_gtk_parse_menu_structure (GTK_WIDGET (self->menu));
+  dbusmenu_server_set_root (self->menu_server, root);
+  g_object_unref (root);
+}
+
 /* The object path, not a bus name: every watcher takes the sender's
  * unique name with it (as for ayatana's items, which pass their path). */
 static void
@@ -255,6 +279,7 @@ on_watcher_appeared (GDBusConnection *bus, const char *name,
                           g_variant_new ("(s)", ITEM_PATH), NULL,
                           G_DBUS_CALL_FLAGS_NONE, -1, self->cancellable,
                           on_registered, g_object_ref (self));
+  export_menu (self);
 }
 
 static void
@@ -273,7 +298,6 @@ export (RfkStatusItem *self)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
-  DbusmenuMenuitem *root;
 
   self->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->bus == NULL)
@@ -290,12 +314,8 @@ export (RfkStatusItem *self)
       g_message ("Cannot publish the tray icon: %s", error->message);
       return;
     }
-  /* The same exporter ayatana uses: the menu's items, kept in step with
-   * the GtkMenu, activated from the server's zero-length timeout. */
+  /* Its items come when a watcher does (export_menu). */
   self->menu_server = dbusmenu_server_new (MENU_PATH);
-  root = dbusmenu_gtk_parse_menu_structure (GTK_WIDGET (self->menu));
-  dbusmenu_server_set_root (self->menu_server, root);
-  g_object_unref (root);
 
   /* The name the specification suggests; hosts find us by the unique
    * name and path given at registration, so failing to own it is no

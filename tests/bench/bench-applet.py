@@ -30,6 +30,7 @@ import report
 import standins
 
 SNI_IFACE = 'org.kde.StatusNotifierItem'
+ROUND_TRIP_FIELDS = ('round_trips', 'session_round_trips', 'system_round_trips')
 CHURN_SETTLE_S = 3
 
 
@@ -44,6 +45,109 @@ class TimedWatcher(gt.Watcher):
         if method == 'RegisterStatusNotifierItem':
             self.first_seen.setdefault(sender, time.monotonic())
         super()._on_call(conn, sender, path, iface, method, params, invocation)
+
+
+class BusMonitor:
+    """Every message on one bus, as a monitor sees it (BecomeMonitor), with
+    its arrival time: the round trips a program makes before it registers,
+    and which of its messages registered it."""
+
+    def __init__(self, address, pid_bus):
+        self.pid_bus = pid_bus  # a normal connection to the same bus
+        self.lock = threading.Lock()
+        self.messages = []
+        self.pids = {}
+        self.conn = gt.Gio.DBusConnection.new_for_address_sync(
+            address, gt.Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+            gt.Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        self.filter_id = self.conn.add_filter(self._on_message)
+        self.conn.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                            'org.freedesktop.DBus.Monitoring', 'BecomeMonitor',
+                            gt.GLib.Variant('(asu)', ([], 0)), None,
+                            gt.Gio.DBusCallFlags.NONE, -1, None)
+
+    def _on_message(self, conn, message, incoming):
+        if not incoming or message.get_destination() == conn.get_unique_name():
+            return message  # BecomeMonitor, its answer, NameAcquired
+        with self.lock:
+            self.messages.append((
+                time.monotonic(), message.get_message_type(),
+                bool(message.get_flags() & gt.Gio.DBusMessageFlags.NO_REPLY_EXPECTED),
+                message.get_sender(), message.get_destination(),
+                message.get_member(), message.get_serial(),
+                message.get_reply_serial()))
+        return None  # a monitor's copies are for us alone
+
+    def since(self, t):
+        with self.lock:
+            return [m for m in self.messages if m[0] >= t]
+
+    def pid(self, name):
+        if name not in self.pids:
+            try:
+                self.pids[name] = pid_of(self.pid_bus, name)
+            except gt.GLib.Error:
+                self.pids[name] = None  # gone already: not a program's
+        return self.pids[name]
+
+    def close(self):
+        self.conn.remove_filter(self.filter_id)
+        self.conn.close_sync(None)
+
+
+def startup_messages(prog, monitors):
+    """What prog sent on each bus from its start to its registration:
+    {'round_trips': method calls that expect a reply (Hello included),
+     'calls': their names by bus, 'sent': messages sent, by bus}.
+    Registration is the RegisterStatusNotifierItem call, counted."""
+    session = monitors['session']
+    msgs = session.since(prog.started)
+    reg = [m for m in msgs if m[5] == 'RegisterStatusNotifierItem' and m[3] == prog.sender]
+    gt.check(reg, f'the monitor did not see {prog.label} register')
+    until = reg[0][0]
+    out = {'round_trips': 0, 'session_round_trips': 0, 'system_round_trips': 0,
+           'calls': {}, 'sent': {},
+           'register_serial': reg[0][6]}
+    for bus_key, mon in monitors.items():
+        seen = [m for m in mon.since(prog.started) if m[0] <= until]
+        names = {m[3] for m in seen if m[3] and m[3].startswith(':')}
+        names |= {m[4] for m in seen if m[4] and m[4].startswith(':')}
+        ours = {n for n in names if (mon.pid(n) is not None and prog._ours(mon.pid(n)))}
+        calls = []
+        sent = {}
+        for m in seen:
+            _t, kind, no_reply, sender, dest, member, serial, reply_serial = m
+            if sender in ours:
+                sent[sender] = max(sent.get(sender, 0), serial)
+                if kind == gt.Gio.DBusMessageType.METHOD_CALL and not no_reply \
+                        and member != 'Hello':
+                    calls.append(member)
+            elif (sender == 'org.freedesktop.DBus' and dest in ours and reply_serial == 1
+                  and kind == gt.Gio.DBusMessageType.METHOD_RETURN):
+                # The bus's answer to Hello: the call itself had no sender yet.
+                calls.append('Hello')
+                sent[dest] = max(sent.get(dest, 0), 1)
+        out['calls'][bus_key] = calls
+        out[f'{bus_key}_round_trips'] = len(calls)
+        out['round_trips'] += len(calls)
+        out['sent'][bus_key] = sent
+    return out
+
+
+def callgrind_totals(out):
+    """Instructions in each dump of a --dump-before run: [dump 1, dump 2, ...]."""
+    totals = []
+    k = 1
+    while os.path.exists(f'{out}.{k}'):
+        with open(f'{out}.{k}') as f:
+            for line in f:
+                if line.startswith(('totals:', 'summary:')):
+                    totals.append(int(line.split()[1]))
+                    break
+            else:
+                totals.append(0)
+        k += 1
+    return totals
 
 
 def pid_of(bus, name):
@@ -77,6 +181,8 @@ class Program:
 
     def __init__(self, key, label, argv, env=None, item_process=None):
         self.key, self.label, self.argv, self.env = key, label, argv, env or {}
+        self.prefix = []  # valgrind, for the instruction count
+        self.timeout = 30
         # A helper program that owns the item, if not the process itself
         # (blueman-applet launches blueman-tray, which is reparented to init).
         self.item_process = item_process
@@ -96,10 +202,14 @@ class Program:
 
     def start(self, watcher, logdir, run):
         env = dict(os.environ)
+        # meson test sets MALLOC_PERTURB_, which makes every free() fill
+        # the freed bytes: a cost no user's session has, and one that
+        # grows with what a program frees rather than with what it does.
+        env.pop('MALLOC_PERTURB_', None)
         env.update(self.env)
         self.log = open(os.path.join(logdir, f'{self.key}-{run}.log'), 'w')
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(self.argv, env=env, stdout=self.log,
+        self.proc = subprocess.Popen(self.prefix + self.argv, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
         bus = watcher.bus
 
@@ -115,7 +225,7 @@ class Program:
                     return sender, pid, when
             return None
         self.sender, self.item_pid, when = gt.wait_for(
-            registered, 30, f'{self.label} to register its item')
+            registered, self.timeout, f'{self.label} to register its item')
         self.startup_ms = (when - self.started) * 1000
 
     def pids(self):
@@ -165,8 +275,9 @@ def programs(args, fake, sysbus):
     return found, absent
 
 
-def measure_footprint(args, logdir, watcher, fake, sysbus, results):
-    """startup, memory after 10 s, idle over 30 s: every program, each run."""
+def measure_footprint(args, logdir, watcher, fake, sysbus, monitors, results):
+    """startup (time and round trips), memory after 10 s, idle over 30 s:
+    every program, each run."""
     runs = {}
     progs, absent = programs(args, fake, sysbus)
     results['absent'] = absent
@@ -175,9 +286,13 @@ def measure_footprint(args, logdir, watcher, fake, sysbus, results):
     for run in range(args.runs):
         order = list(progs)
         random.Random(run).shuffle(order)  # nobody always starts first
+        messages = {}
         for prog in order:
             prog.start(watcher, logdir, run)
-            gt.log(f'run {run}: {prog.label} registered after {prog.startup_ms:.0f} ms')
+            messages[prog.key] = startup_messages(prog, monitors)
+            gt.log(f'run {run}: {prog.label} registered after {prog.startup_ms:.0f} ms, '
+                   f'{messages[prog.key]["round_trips"]} round trips '
+                   f'{messages[prog.key]["calls"]}')
             if prog.key == 'applet':
                 # READY on 8 radios before anything is measured.
                 item = gt.Item(watcher.bus, *[i for i in watcher.registrations()
@@ -187,12 +302,22 @@ def measure_footprint(args, logdir, watcher, fake, sysbus, results):
                                          and '(' in e.label]) == 8 and
                             item.find('Airplane mode').enabled,
                             10, 'the applet READY with 8 radios')
+        if args.startup_only:
+            for prog in order:
+                runs.setdefault(prog.key, []).append(
+                    {'startup_ms': prog.startup_ms,
+                     **{f: messages[prog.key][f] for f in ROUND_TRIP_FIELDS},
+                     'startup_calls': messages[prog.key]['calls']})
+                prog.stop()
+            continue
         for prog in order:
             time.sleep(max(0, prog.started + 10 - time.monotonic()))
             mem = prog.memory()
             runs.setdefault(prog.key, []).append(
                 {'startup_ms': prog.startup_ms, 'rss_kib': mem['rss'],
-                 'pss_kib': mem['pss']})
+                 'pss_kib': mem['pss'],
+                 **{f: messages[prog.key][f] for f in ROUND_TRIP_FIELDS},
+                 'startup_calls': messages[prog.key]['calls']})
         # Idle, untraced: context switches and CPU time.
         before = {p.key: {pid: procstat.snapshot(pid) for pid in p.pids()} for p in order}
         time.sleep(args.idle)
@@ -228,14 +353,77 @@ def measure_footprint(args, logdir, watcher, fake, sysbus, results):
     med = {}
     for key, rows in runs.items():
         med[key] = {field: statistics.median(r[field] for r in rows)
-                    for field in ('startup_ms', 'rss_kib', 'pss_kib', 'idle_switches',
-                                  'idle_cpu_ms', 'idle_syscalls', 'idle_timers')}
+                    for field in ('startup_ms',) + ROUND_TRIP_FIELDS}
+        # The session bus's round trips are the same in every run; those
+        # on the system bus (NetworkManager, logind: asynchronous calls
+        # that may or may not go out before the item registers) vary, so
+        # the most in any run is in the report too.
+        for field in ROUND_TRIP_FIELDS:
+            med[key][f'worst_{field}'] = max(r[field] for r in rows)
+        med[key]['startup_calls'] = sorted(rows, key=lambda r: r['round_trips'])[
+            len(rows) // 2]['startup_calls']
+        if args.startup_only:
+            continue
+        med[key].update({field: statistics.median(r[field] for r in rows)
+                         for field in ('rss_kib', 'pss_kib', 'idle_switches',
+                                       'idle_cpu_ms', 'idle_syscalls', 'idle_timers')})
         # Per thread: the run with the median syscall count.
         mid = sorted(rows, key=lambda r: r['idle_syscalls'])[len(rows) // 2]
         med[key]['idle_syscalls_per_thread'] = mid['idle_syscalls_per_thread']
         # The timer target is 0 in every run, not in the median one.
         med[key]['worst_idle_timers'] = max(r['idle_timers'] for r in rows)
     results['footprint'] = med
+
+
+def measure_startup_instructions(args, logdir, watcher, fake, sysbus, monitors, results):
+    """Instructions from exec to registration, under callgrind: noise in
+    the machine's load does not change them.
+
+    callgrind dumps its counts before every g_dbus_message_set_serial(),
+    i.e. before each message GDBus sends (the floor, the applet and
+    nm-applet all talk D-Bus through GDBus); the monitors tell how many
+    messages each connection of the program had sent when the
+    RegisterStatusNotifierItem call arrived (its serial on its own
+    connection, the highest serial on the others), and the instructions
+    up to registration are the sum of that many dumps.  blueman is left
+    out: its item is a second process, not started under valgrind."""
+    progs, _absent = programs(args, fake, sysbus)
+    out = {}
+    for prog in progs:
+        if prog.key == 'blueman' or (args.smoke and prog.key not in ('floor', 'applet')):
+            continue
+        # Kept in the output directory: callgrind_annotate shows where
+        # the instructions went, dump by dump.
+        cg = os.path.join(args.out, f'startup-{prog.key}.callgrind')
+        os.makedirs(args.out, exist_ok=True)
+        for old in [f for f in os.listdir(args.out)
+                    if f.startswith(os.path.basename(cg))]:
+            os.unlink(os.path.join(args.out, old))
+        prog.prefix = ['valgrind', '--tool=callgrind',
+                       '--dump-before=g_dbus_message_set_serial',
+                       f'--callgrind-out-file={cg}']
+        prog.timeout = 300
+        prog.start(watcher, logdir, 'callgrind')
+        try:
+            msgs = startup_messages(prog, monitors)
+        finally:
+            prog.stop()
+        sent = sum(n for bus in msgs['sent'].values() for n in bus.values())
+        # The registering connection counts up to the Register call itself.
+        reg_conn = msgs['sent']['session'].get(prog.sender, 0)
+        sent += msgs['register_serial'] - reg_conn
+        totals = callgrind_totals(cg)
+        gt.check(len(totals) >= sent,
+                 f'{prog.label}: {len(totals)} callgrind dumps for {sent} messages')
+        out[prog.key] = {'instructions': sum(totals[:sent]), 'messages_sent': sent,
+                         'file': f'{cg}.1 ... {cg}.{sent}',
+                         'dumps': len(totals), 'round_trips': msgs['round_trips'],
+                         'sent_by_connection': msgs['sent'],
+                         'register_serial': msgs['register_serial'],
+                         'calls': msgs['calls']}
+        gt.log(f'{prog.label}: {out[prog.key]["instructions"]:,} instructions to '
+               f'registration ({sent} messages sent)')
+    results['startup_instructions'] = out
 
 
 class Control:
@@ -625,6 +813,7 @@ def main_test(args):
         sysbus = standins.SystemBus(os.environ['XDG_RUNTIME_DIR'])
         bluez = standins.BluezStandin(sysbus.conn)
         results = {'runs': args.runs, 'idle_s': args.idle,
+                   'startup_only': args.startup_only,
                    'target_scale': args.target_scale}
         # sysfs lives in memory; so does the fake's stand-in (tmpfs), so
         # that a busy disk does not show in the figures.
@@ -633,12 +822,19 @@ def main_test(args):
         try:
             fake = fakekernel.Fake(logdir, ['wlan', 'wlan', 'bluetooth', 'wwan',
                                             'wlan', 'bluetooth', 'gps', 'nfc'])
+            monitors = {'session': BusMonitor(os.environ['DBUS_SESSION_BUS_ADDRESS'], bus),
+                        'system': BusMonitor(sysbus.address, sysbus.conn)}
             try:
-                measure_footprint(args, logdir, watcher, fake, sysbus, results)
+                measure_footprint(args, logdir, watcher, fake, sysbus, monitors, results)
+                measure_startup_instructions(args, logdir, watcher, fake, sysbus,
+                                             monitors, results)
             finally:
+                for mon in monitors.values():
+                    mon.close()
                 fake.stop()
-            measure_applet_at_scale(args, logdir, watcher, results)
-            measure_core(args, logdir, results)
+            if not args.startup_only:
+                measure_applet_at_scale(args, logdir, watcher, results)
+                measure_core(args, logdir, results)
         finally:
             del bluez
             sysbus.stop()
@@ -662,6 +858,8 @@ def parse():
     p.add_argument('--storm-events', type=int, default=10000)
     p.add_argument('--churn-cycles', type=int, default=100)
     p.add_argument('--core-events', type=int, default=100000)
+    p.add_argument('--startup-only', action='store_true',
+                   help='only the startup figures: time, round trips, instructions')
     p.add_argument('--quick', action='store_true',
                    help='fewer runs and shorter windows, to try the bench out '
                         '(the figures are not the bench\'s)')
