@@ -38,14 +38,8 @@ typedef struct {
   char *name;          /* sysfs name ("phy0", "hci0"), never NULL */
   /* The bus device, as a path under /sys/devices, or NULL
    * (rfk_identity_read_bus_device()).  Not "device_path": that is the
-   * /dev/rfkill file everywhere (RfkManager, the CLI, our DevicePath).
-   * device_path is this field's old name, kept as an alias only until
-   * rfk-manager.c and tests/fuzz/fuzz-events.c say bus_device (issue 28);
-   * then the union goes. */
-  union {
-    char *bus_device;
-    char *device_path;
-  };
+   * /dev/rfkill file everywhere (RfkManager, the CLI, our DevicePath). */
+  char *bus_device;
   gboolean switch_only;/* rfk_device_name_is_switch_only () */
   /* Its driver did not carry out our last block or unblock: the kernel
    * never confirmed it within the timeout.  Left out of airplane mode

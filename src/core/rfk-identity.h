@@ -30,8 +30,5 @@ char *rfk_identity_read_name (guint32 idx);
  * callers fall back to the name.
  */
 char *rfk_identity_read_bus_device (guint32 idx);
-/* The old name, until rfk-manager.c says rfk_identity_read_bus_device
- * (issue 28: "device path" is the /dev/rfkill file). */
-#define rfk_identity_read_device_path rfk_identity_read_bus_device
 
 G_END_DECLS

@@ -80,7 +80,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->idx = event->idx;
   device->type = event->type;
   device->name = rfk_identity_read_name (event->idx);
-  device->device_path = rfk_identity_read_device_path (event->idx);
+  device->bus_device = rfk_identity_read_bus_device (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
   apply_state (device, event);
   note_refusal (self, device);

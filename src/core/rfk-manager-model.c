@@ -15,7 +15,7 @@ void
 rfk_manager_device_free (RfkDevice *device)
 {
   g_free (device->name);
-  g_free (device->device_path);
+  g_free (device->bus_device);
   g_free (device);
 }
 
@@ -72,21 +72,12 @@ device_counts_blocked (RfkManager *self, RfkDevice *device)
          || claimed_by_enforcement (self, device->idx);
 }
 
-/* V1 kernels give no reason; a hard block then is a switch. */
-static gboolean
-device_switch_blocked (const RfkDevice *device)
-{
-  return device->hard && (device->hard_reasons == 0
-                          || (device->hard_reasons & RFK_HARD_BLOCK_SIGNAL));
-}
-
 void
 rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign)
 {
-  if (device_switch_blocked (device))
+  if (rfk_device_hard_by_switch (device))
     self->n_switch_blocked += sign;
-  if (!rfk_airplane_policy_counts (self->airplane_types, device->type)
-      || !rfk_device_takes_part (device))
+  if (!rfk_airplane_policy_takes_part (self->airplane_types, device))
     return;
   self->n_counted += sign;
   if (!device->soft && !device->hard)
@@ -128,8 +119,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
         {
           RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
-          if (rfk_airplane_policy_counts (self->airplane_types, device->type)
-              && rfk_device_takes_part (device)
+          if (rfk_airplane_policy_takes_part (self->airplane_types, device)
               && !device_counts_blocked (self, device))
             unblocked++;
         }

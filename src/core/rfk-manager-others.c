@@ -46,8 +46,7 @@ static gboolean
 ours_to_watch (RfkManager *self, RfkDevice *device)
 {
   return self->state == RFK_MANAGER_STATE_READY && self->airplane_ops == 0
-         && rfk_airplane_policy_counts (self->airplane_types, device->type)
-         && rfk_device_takes_part (device);
+         && rfk_airplane_policy_takes_part (self->airplane_types, device);
 }
 
 /* Only after the initial ADDs: what happened while we were not running

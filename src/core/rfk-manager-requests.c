@@ -386,7 +386,7 @@ request_write (Request *request, const RfkEvent *event)
 {
   RfkManager *self = request->self;
   GError *error = NULL;
-  const char *type = rfk_type_to_string (event->type);
+  const char *type = rfk_type_to_name (event->type);
 
   if (!rfk_transport_write (self->fd, self->device_path, event, &error))
     {
@@ -398,11 +398,11 @@ request_write (Request *request, const RfkEvent *event)
   if (event->op == RFK_OP_CHANGE_ALL)
     g_info ("%s every %s radio on %s", event->soft ? "Blocked"
                                                    : "Unblocked",
-            event->type == RFK_TYPE_ALL ? "kind of" : type ? type : "unknown",
+            event->type == RFK_TYPE_ALL ? "kind of" : type,
             self->device_path);
   else
     g_info ("%s idx %u (%s) on %s", event->soft ? "Blocked" : "Unblocked",
-            event->idx, type ? type : "unknown", self->device_path);
+            event->idx, type, self->device_path);
   if (self->is_socket)
     {
       g_queue_push_tail (&self->status_waiters,

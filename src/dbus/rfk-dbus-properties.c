@@ -264,21 +264,14 @@ set_airplane_types (const RfkDBusModel *model, GVariant *value,
                     GError **error)
 {
   g_autofree const char **types = g_variant_get_strv (value, NULL);
-  guint flags = 0;
+  const char *unknown;
+  guint flags = rfk_type_flags_from_names (types, &unknown);
 
-  for (gsize i = 0; types[i] != NULL; i++)
+  if (unknown != NULL)
     {
-      RfkType type;
-
-      if (g_str_equal (types[i], "all"))
-        type = RFK_TYPE_ALL;
-      else if (!rfk_type_from_string (types[i], &type))
-        {
-          g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
-                       _("Unknown radio type “%s”"), types[i]);
-          return FALSE;
-        }
-      flags |= 1u << type;
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                   _("Unknown radio type “%s”"), unknown);
+      return FALSE;
     }
   /* The schema's flags are 1 << type (data/…gschema.xml). */
   g_settings_set_flags (gsettings (model), "airplane-radio-types", flags);

@@ -50,7 +50,6 @@ entry_matches (const Entry *e, const RfkDevice *d)
 static GVariant *
 build_entry (const RfkDevice *d)
 {
-  const char *type = rfk_type_to_string (d->type);
   g_autofree char *label = rfk_radio_label (d);
   GVariantBuilder entry, reasons;
 
@@ -63,7 +62,7 @@ build_entry (const RfkDevice *d)
   g_variant_builder_init (&entry, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&entry, "{sv}", "index", g_variant_new_uint32 (d->idx));
   g_variant_builder_add (&entry, "{sv}", "type",
-                         g_variant_new_string (type ? type : "unknown"));
+                         g_variant_new_string (rfk_type_to_name (d->type)));
   g_variant_builder_add (&entry, "{sv}", "type-number",
                          g_variant_new_uint32 (d->type));
   g_variant_builder_add (&entry, "{sv}", "name", g_variant_new_string (d->name));

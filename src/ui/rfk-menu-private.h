@@ -3,12 +3,13 @@
  * Only the rfk-menu*.c files include it; everyone else uses rfk-menu.h.
  *
  * Which file owns what:
- *   rfk-menu.c           the object: build(), the sync (through its
- *                        RfkSyncThrottle), "synced" and "action-failed",
- *                        autostart, Quit
+ *   rfk-menu.c           the object: build(), the sync (its
+ *                        RfkSyncThrottle: every file queues a sync on it),
+ *                        "synced", autostart, Quit
  *   rfk-menu-requests.c  what a click on a radio or on "Airplane mode"
- *                        asks for, and how a failed answer is told
- *                        (radio_actions, airplane_actions)
+ *                        asks for, a state set without counting as a
+ *                        click, and how a failure is told
+ *                        ("action-failed"; radio_actions, airplane_actions)
  *   rfk-menu-radios.c    the radio and laptop-switch items, the status
  *                        item and the airplane item's state (radio_items)
  *   rfk-menu-types.c     "Airplane mode turns off" (types_item,
@@ -58,13 +59,6 @@ struct _RfkMenu
   RfkSyncThrottle *throttle; /* owned; runs sync_now() */
 };
 
-/* rfk-menu.c */
-void _rfk_menu_queue_sync (RfkMenu *self);
-void _rfk_menu_report_failure (RfkMenu *self, const char *action,
-                               const GError *error);
-void _rfk_menu_set_active_quietly (GtkWidget *item, gboolean active,
-                                   gpointer handler);
-
 /* rfk-menu-requests.c: "toggled" handlers of the radio items and of
  * "Airplane mode"; note_request is connected before the other. */
 void _rfk_menu_note_request (GtkCheckMenuItem *item, RfkMenu *self);
@@ -72,6 +66,13 @@ void _rfk_menu_on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self);
 void _rfk_menu_on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self);
 /* Drops the notes of clicks whose answer is still due (dispose). */
 void _rfk_menu_forget_requests (RfkMenu *self);
+/* Sets a check item as the model says, without it counting as a click
+ * (handler and note_request stay blocked meanwhile). */
+void _rfk_menu_set_active_quietly (GtkWidget *item, gboolean active,
+                                   gpointer handler);
+/* A request failed: logged, and told through "action-failed". */
+void _rfk_menu_report_failure (RfkMenu *self, const char *action,
+                               const GError *error);
 
 /* rfk-menu-radios.c */
 void _rfk_menu_sync_radios (RfkMenu *self);

@@ -125,7 +125,7 @@ _rfk_menu_note_request (GtkCheckMenuItem *item, RfkMenu *self)
        * why. */
       g_signal_stop_emission_by_name (item, "toggled");
       report_hard_block (self, device);
-      _rfk_menu_queue_sync (self);  /* the check mark back */
+      rfk_sync_throttle_queue (self->throttle);  /* the check mark back */
       return;
     }
   action = g_new0 (RadioAction, 1);
@@ -205,7 +205,7 @@ on_radio_written (GObject *source, GAsyncResult *result, gpointer user_data)
           _rfk_menu_report_failure (self, what, error);
         }
       /* Show the kernel's state again, not what was clicked. */
-      _rfk_menu_queue_sync (self);
+      rfk_sync_throttle_queue (self->throttle);
     }
 }
 
@@ -224,7 +224,7 @@ _rfk_menu_on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
   if (rfk_manager_lookup (self->manager, idx) != NULL)
     rfk_manager_toggle_blocked_async (self->manager, idx, NULL,
                                       on_radio_written, g_object_ref (self));
-  _rfk_menu_queue_sync (self);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static void
@@ -246,7 +246,7 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
                                   enabled ? _("Cannot turn airplane mode on")
                                           : _("Cannot turn airplane mode off"),
                                   error);
-      _rfk_menu_queue_sync (self);
+      rfk_sync_throttle_queue (self->throttle);
     }
 }
 
@@ -289,7 +289,7 @@ _rfk_menu_on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
   rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
                                           on_airplane_written,
                                           g_object_ref (self));
-  _rfk_menu_queue_sync (self);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 void
@@ -298,4 +298,39 @@ _rfk_menu_forget_requests (RfkMenu *self)
   g_queue_clear_full (&self->radio_actions,
                       (GDestroyNotify) radio_action_free);
   g_queue_clear (&self->airplane_actions);
+}
+
+/* Sets a check item without running its "toggled" handler: the model is
+ * the source of truth, and a sync must never write back to the kernel
+ * (nor note a request that was never made). */
+void
+_rfk_menu_set_active_quietly (GtkWidget *item, gboolean active,
+                              gpointer handler)
+{
+  GtkCheckMenuItem *check = GTK_CHECK_MENU_ITEM (item);
+
+  if (gtk_check_menu_item_get_active (check) == !!active)
+    return;
+  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                   handler, NULL);
+  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                   _rfk_menu_note_request, NULL);
+  gtk_check_menu_item_set_active (check, active);
+  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                     _rfk_menu_note_request, NULL);
+  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                     handler, NULL);
+}
+
+/*
+ * A user's action failed: said once, in the log and to the user (the
+ * applet hands "action-failed" to the notifier).  A message, not a
+ * warning: the program is fine, the radio or the system said no.
+ */
+void
+_rfk_menu_report_failure (RfkMenu *self, const char *action,
+                          const GError *error)
+{
+  g_message ("%s: %s", action, error->message);
+  g_signal_emit_by_name (self, "action-failed", action, error->message);
 }

@@ -41,7 +41,7 @@ on_type_toggled (GtkCheckMenuItem *item, RfkMenu *self)
     g_settings_set_flags (gsettings, "airplane-radio-types", ALL_TYPES_FLAG);
   else
     g_settings_set_flags (gsettings, "airplane-radio-types", flags);
-  _rfk_menu_queue_sync (self);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 /* The airplane-radio-types flags as one bit per type ("all" expanded). */

@@ -31,41 +31,7 @@ G_DEFINE_FINAL_TYPE (RfkMenu, rfk_menu, G_TYPE_OBJECT)
 enum { SIGNAL_SYNCED, SIGNAL_ACTION_FAILED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-/* Sets a check item without running its "toggled" handler: the model is
- * the source of truth, and a sync must never write back to the kernel
- * (nor note a request that was never made). */
-void
-_rfk_menu_set_active_quietly (GtkWidget *item, gboolean active,
-                              gpointer handler)
-{
-  GtkCheckMenuItem *check = GTK_CHECK_MENU_ITEM (item);
 
-  if (gtk_check_menu_item_get_active (check) == !!active)
-    return;
-  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
-                                   handler, NULL);
-  g_signal_handlers_block_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
-                                   _rfk_menu_note_request, NULL);
-  gtk_check_menu_item_set_active (check, active);
-  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
-                                     _rfk_menu_note_request, NULL);
-  g_signal_handlers_unblock_matched (item, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
-                                     handler, NULL);
-}
-
-/*
- * A user's action failed: said once, in the log and to the user (the
- * applet hands "action-failed" to the notifier).  A message, not a
- * warning: the program is fine, the radio or the system said no.
- */
-void
-_rfk_menu_report_failure (RfkMenu *self, const char *action,
-                          const GError *error)
-{
-  g_message ("%s: %s", action, error->message);
-  g_signal_emit (self, signals[SIGNAL_ACTION_FAILED], 0, action,
-                 error->message);
-}
 
 static void
 on_autostart_toggled (GtkCheckMenuItem *item, RfkMenu *self)
@@ -78,7 +44,7 @@ on_autostart_toggled (GtkCheckMenuItem *item, RfkMenu *self)
                               enabled ? _("Cannot turn “Start at login” on")
                                       : _("Cannot turn “Start at login” off"),
                               error);
-  _rfk_menu_queue_sync (self);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static void
@@ -109,16 +75,11 @@ sync_now (gpointer user_data)
   g_signal_emit (self, signals[SIGNAL_SYNCED], 0);
 }
 
-void
-_rfk_menu_queue_sync (RfkMenu *self)
-{
-  rfk_sync_throttle_queue (self->throttle);
-}
 
 static void
 on_model_changed (RfkMenu *self)
 {
-  _rfk_menu_queue_sync (self);
+  rfk_sync_throttle_queue (self->throttle);
 }
 
 static void

@@ -190,7 +190,7 @@ policy_inputs_unchanged (RfkManager *manager, GArray *seen)
       same = s->idx == d->idx && s->type == d->type && s->soft == d->soft
              && s->hard == d->hard && s->writing == writing_of (manager, d)
              && g_strcmp0 (s->name, d->name) == 0
-             && g_strcmp0 (s->device_path, d->device_path) == 0;
+             && g_strcmp0 (s->device_path, d->bus_device) == 0;
     }
   if (same)
     return TRUE;
@@ -199,7 +199,7 @@ policy_inputs_unchanged (RfkManager *manager, GArray *seen)
     {
       const RfkDevice *d = g_ptr_array_index (devices, i);
       Seen s = { d->idx, d->type, d->soft, d->hard, writing_of (manager, d),
-                 g_strdup (d->name), g_strdup (d->device_path) };
+                 g_strdup (d->name), g_strdup (d->bus_device) };
 
       g_array_append_val (seen, s);
     }
