@@ -77,7 +77,7 @@ no_tray_body (void)
            "with “rfkill-applet --airplane on” or “off”.");
 }
 
-/* Without a watcher the indicator shows an XEmbed icon, which an
+/* Without a watcher the tray item shows an XEmbed icon, which an
  * XEmbed tray (i3bar, stalonetray, older panels) does show: such a tray
  * owns the X selection _NET_SYSTEM_TRAY_S<screen>. */
 static gboolean

@@ -16,7 +16,7 @@
 #include "rfk-app-notice.h"
 #include "rfk-dbus-service.h"
 #include "rfk-gsd-rfkill.h"
-#include "rfk-indicator.h"
+#include "rfk-tray-item.h"
 #include "rfk-led-controller.h"
 #include "rfk-manager.h"
 #include "rfk-menu.h"
@@ -31,7 +31,7 @@ typedef struct
   RfkManager *manager;
   RfkSettings *settings;
   RfkMenu *menu;
-  RfkIndicator *indicator;
+  RfkTrayItem *tray_item;
   RfkNotifier *notifier;
   RfkNmRadios *nm_radios;
   RfkDBusService *service;  /* from dbus_register until shutdown */
@@ -53,7 +53,7 @@ rfk_applet_clear (RfkApplet *applet)
   g_clear_handle_id (&applet->sigint_id, g_source_remove);
   g_clear_object (&applet->nm_radios);
   g_clear_object (&applet->notifier);
-  g_clear_object (&applet->indicator);
+  g_clear_object (&applet->tray_item);
   g_clear_object (&applet->menu);
   g_clear_object (&applet->settings);
   g_clear_object (&applet->manager);
@@ -76,7 +76,7 @@ on_activate (GApplication *app, RfkApplet *applet)
   if (applet->status != 0)
     return;  /* startup failed and said why */
   /* Activated again by a second launch: say so, visibly. */
-  if (applet->indicator != NULL)
+  if (applet->tray_item != NULL)
     {
       if (applet->notice != NULL)
         rfk_app_notice_already_running (applet->notice);
@@ -97,7 +97,7 @@ on_activate (GApplication *app, RfkApplet *applet)
   rfk_led_controller_set_platform_switch_func (
     rfk_settings_get_led_controller (applet->settings),
     rfk_udev_names_is_platform_switch, rfk_menu_get_names (applet->menu));
-  applet->indicator = rfk_indicator_new (applet->manager, applet->menu);
+  applet->tray_item = rfk_tray_item_new (applet->manager, applet->menu);
   applet->notifier = rfk_notifier_new (app, applet->manager,
                                        rfk_settings_get_gsettings (applet->settings),
                                        rfk_menu_get_names (applet->menu));
@@ -133,7 +133,7 @@ on_activate (GApplication *app, RfkApplet *applet)
 static void
 on_shutdown (GApplication *app, RfkApplet *applet)
 {
-  /* Drop the indicator before GTK goes away, and let the LED controller
+  /* Drop the tray item before GTK goes away, and let the LED controller
    * close its fd so the kernel applies its default rule again. */
   rfk_applet_clear (applet);
 }

@@ -1,5 +1,5 @@
 /*
- * rfk-menu.c: the indicator's menu, updated in place from the manager:
+ * rfk-menu.c: the tray item's menu, updated in place from the manager:
  * the object, how it is built, and when it syncs.  Its parts are listed
  * in rfk-menu-private.h.
  */

@@ -1,5 +1,5 @@
 /*
- * rfk-menu.h: the indicator's menu, a view of the manager.
+ * rfk-menu.h: the tray item's menu, a view of the manager.
  *
  *   [x] Airplane mode
  *   ---------------------
@@ -40,7 +40,7 @@ RfkMenu *rfk_menu_new (GApplication *app, RfkManager *manager,
                        RfkSettings *settings);
 
 GtkMenu *rfk_menu_get_menu (RfkMenu *self);
-/* The "Airplane mode" item: the indicator's middle-click target. */
+/* The "Airplane mode" item: the tray item's middle-click target. */
 GtkWidget *rfk_menu_get_airplane_item (RfkMenu *self);
 /* What udev says about each radio, as the menu shows it. */
 RfkUdevNames *rfk_menu_get_names (RfkMenu *self);

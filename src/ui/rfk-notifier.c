@@ -13,7 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "rfk-icon-theme.h"
-#include "rfk-indicator.h"
+#include "rfk-tray-item.h"
 #include "rfk-notifier.h"
 #include "rfk-radio-label.h"
 
@@ -92,7 +92,7 @@ rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
   g_return_if_fail (RFK_IS_NOTIFIER (self));
 
   send (self, FAILURE_NOTIFICATION_ID, "device.error", action, reason,
-        rfk_indicator_state_for (self->manager, self->names));
+        rfk_tray_item_state_for (self->manager, self->names));
 }
 
 /* Another program (a key, gsd, `rfkill unblock all`) ended airplane mode

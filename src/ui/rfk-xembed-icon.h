@@ -2,7 +2,7 @@
  * rfk-xembed-icon.h: the icon for trays without a StatusNotifierWatcher.
  *
  * An XEmbed tray (i3bar, stalonetray, older panels) shows a GtkStatusIcon;
- * the indicator puts one up while no watcher has our item, as ayatana did
+ * the tray item puts one up while no watcher has our item, as ayatana did
  * before us.  Left and right click pop up the menu, middle click
  * activates the secondary item.
  */

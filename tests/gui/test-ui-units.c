@@ -11,7 +11,7 @@
 #include "rfk-autostart.h"
 #include "rfk-dbus-radios.h"
 #include "rfk-icon-theme.h"
-#include "rfk-indicator.h"
+#include "rfk-tray-item.h"
 #include "rfk-radio-label.h"
 #include "rfk-preferences.h"
 #include "rfk-settings.h"
@@ -230,12 +230,12 @@ test_status (void)
   g_autofree char *missing = g_build_filename (dir, "no-rfkill", NULL);
   g_autoptr(RfkManager) manager = rfk_manager_new (missing);
 
-  g_assert_false (rfk_indicator_active_for (manager));
+  g_assert_false (rfk_tray_item_active_for (manager));
   rfk_manager_start (manager);
   g_assert_cmpint (rfk_manager_get_state (manager), ==, RFK_MANAGER_STATE_NO_DEVICE);
-  g_assert_false (rfk_indicator_active_for (manager));
+  g_assert_false (rfk_tray_item_active_for (manager));
   /* The icon without radios, in case a panel shows passive items. */
-  g_assert_cmpint (rfk_indicator_state_for (manager, NULL), ==, RFK_ICON_NO_SUPPORT);
+  g_assert_cmpint (rfk_tray_item_state_for (manager, NULL), ==, RFK_ICON_NO_SUPPORT);
   g_clear_object (&manager);
   g_rmdir (dir);
 }
@@ -249,16 +249,16 @@ test_icon_descriptions (void)
   g_autofree char *missing = g_build_filename (dir, "no-rfkill", NULL);
   g_autoptr(RfkManager) manager = rfk_manager_new (missing);
 
-  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+  g_assert_cmpstr (rfk_tray_item_icon_description (manager,
                                                    RFK_ICON_NO_SUPPORT),
                    ==, "Looking for radios…");
   rfk_manager_start (manager);
   g_assert_cmpint (rfk_manager_get_state (manager), ==,
                    RFK_MANAGER_STATE_NO_DEVICE);
-  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+  g_assert_cmpstr (rfk_tray_item_icon_description (manager,
                                                    RFK_ICON_NO_SUPPORT),
                    ==, "No rfkill support on this system");
-  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+  g_assert_cmpstr (rfk_tray_item_icon_description (manager,
                                                    RFK_ICON_AIRPLANE_MODE),
                    ==, "Airplane mode is on");
   g_clear_object (&manager);
@@ -268,7 +268,7 @@ test_icon_descriptions (void)
   rfk_manager_start (manager);
   g_assert_cmpint (rfk_manager_get_state (manager), ==,
                    RFK_MANAGER_STATE_FAILED);
-  g_assert_cmpstr (rfk_indicator_icon_description (manager,
+  g_assert_cmpstr (rfk_tray_item_icon_description (manager,
                                                    RFK_ICON_NO_SUPPORT),
                    ==, "Cannot read the radio switches");
   g_clear_object (&manager);

@@ -1,11 +1,11 @@
-/* rfk-indicator.c: the tray icon and its state. */
+/* rfk-tray-item.c: the tray icon and its state. */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "rfk-hardware-airplane.h"
 #include "rfk-icon-theme.h"
-#include "rfk-indicator.h"
+#include "rfk-tray-item.h"
 #include "rfk-status-item.h"
 #include "rfk-xembed-icon.h"
 
@@ -29,7 +29,7 @@ static const char *const no_support_descriptions[] = {
   [RFK_MANAGER_STATE_FAILED] = N_("Cannot read the radio switches"),
 };
 
-struct _RfkIndicator
+struct _RfkTrayItem
 {
   GObject parent_instance;
 
@@ -42,10 +42,10 @@ struct _RfkIndicator
   gboolean shown_active;
 };
 
-G_DEFINE_FINAL_TYPE (RfkIndicator, rfk_indicator, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (RfkTrayItem, rfk_tray_item, G_TYPE_OBJECT)
 
 RfkIconState
-rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
+rfk_tray_item_state_for (RfkManager *manager, RfkUdevNames *names)
 {
   GPtrArray *devices = rfk_manager_get_devices (manager);
 
@@ -65,7 +65,7 @@ rfk_indicator_state_for (RfkManager *manager, RfkUdevNames *names)
 }
 
 const char *
-rfk_indicator_icon_description (RfkManager *manager, RfkIconState state)
+rfk_tray_item_icon_description (RfkManager *manager, RfkIconState state)
 {
   RfkManagerState manager_state = rfk_manager_get_state (manager);
 
@@ -79,7 +79,7 @@ rfk_indicator_icon_description (RfkManager *manager, RfkIconState state)
 }
 
 gboolean
-rfk_indicator_active_for (RfkManager *manager)
+rfk_tray_item_active_for (RfkManager *manager)
 {
   GPtrArray *devices = rfk_manager_get_devices (manager);
 
@@ -102,9 +102,9 @@ rfk_indicator_active_for (RfkManager *manager)
 /* Passive like gsd's ShouldShowAirplaneMode: with nothing to switch, the
  * panel hides the icon; it comes back with the first radio. */
 static void
-update_status (RfkIndicator *self)
+update_status (RfkTrayItem *self)
 {
-  gboolean active = rfk_indicator_active_for (self->manager);
+  gboolean active = rfk_tray_item_active_for (self->manager);
 
   if (active == self->shown_active)
     return;
@@ -119,12 +119,12 @@ update_status (RfkIndicator *self)
  * a new state or another language.
  */
 static void
-update_icon (RfkIndicator *self)
+update_icon (RfkTrayItem *self)
 {
-  RfkIconState state = rfk_indicator_state_for (self->manager,
+  RfkIconState state = rfk_tray_item_state_for (self->manager,
                                                 rfk_menu_get_names (self->menu));
   const char *name = rfk_icon_name (state);
-  const char *description = rfk_indicator_icon_description (self->manager,
+  const char *description = rfk_tray_item_icon_description (self->manager,
                                                            state);
 
   update_status (self);
@@ -143,7 +143,7 @@ update_icon (RfkIndicator *self)
 /* No watcher has the item (none on the bus, or it vanished): an XEmbed
  * tray may still show an icon; a watcher that comes back takes over. */
 static void
-on_registered (RfkIndicator *self)
+on_registered (RfkTrayItem *self)
 {
   if (rfk_status_item_get_registered (self->item))
     {
@@ -163,15 +163,15 @@ on_registered (RfkIndicator *self)
  * main-loop turn.  Following the menu's syncs instead of the model's
  * signals keeps an event storm from becoming a storm of NewIcon. */
 static void
-on_menu_synced (RfkIndicator *self)
+on_menu_synced (RfkTrayItem *self)
 {
   update_icon (self);
 }
 
 static void
-rfk_indicator_dispose (GObject *object)
+rfk_tray_item_dispose (GObject *object)
 {
-  RfkIndicator *self = RFK_INDICATOR (object);
+  RfkTrayItem *self = RFK_TRAY_ITEM (object);
 
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
@@ -183,24 +183,24 @@ rfk_indicator_dispose (GObject *object)
   g_clear_pointer (&self->icon_description, g_free);
   g_clear_object (&self->menu);
   g_clear_object (&self->manager);
-  G_OBJECT_CLASS (rfk_indicator_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rfk_tray_item_parent_class)->dispose (object);
 }
 
 static void
-rfk_indicator_class_init (RfkIndicatorClass *klass)
+rfk_tray_item_class_init (RfkTrayItemClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = rfk_indicator_dispose;
+  G_OBJECT_CLASS (klass)->dispose = rfk_tray_item_dispose;
 }
 
 static void
-rfk_indicator_init (RfkIndicator *self)
+rfk_tray_item_init (RfkTrayItem *self)
 {
 }
 
-RfkIndicator *
-rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
+RfkTrayItem *
+rfk_tray_item_new (RfkManager *manager, RfkMenu *menu)
 {
-  RfkIndicator *self = g_object_new (RFK_TYPE_INDICATOR, NULL);
+  RfkTrayItem *self = g_object_new (RFK_TYPE_TRAY_ITEM, NULL);
   g_autofree char *icon_dir = NULL;
 
   self->manager = g_object_ref (manager);
@@ -214,7 +214,7 @@ rfk_indicator_new (RfkManager *manager, RfkMenu *menu)
   icon_dir = rfk_icon_dir ();
   rfk_status_item_set_icon_theme_path (self->item, icon_dir);
   /* Set once here (the item starts passive), then kept in step. */
-  self->shown_active = rfk_indicator_active_for (manager);
+  self->shown_active = rfk_tray_item_active_for (manager);
   rfk_status_item_set_active (self->item, self->shown_active);
   update_icon (self);
 
