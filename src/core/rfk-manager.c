@@ -187,6 +187,25 @@ rfk_manager_start (RfkManager *self)
   rfk_manager_try_open (self);
 }
 
+const char *
+rfk_manager_state_describe (RfkManagerState state)
+{
+  switch (state)
+    {
+    case RFK_MANAGER_STATE_STARTING:
+      return _("Looking for radios…");
+    case RFK_MANAGER_STATE_READY:
+      return _("No radios");
+    case RFK_MANAGER_STATE_NO_DEVICE:
+      return _("No rfkill support on this system");
+    case RFK_MANAGER_STATE_NO_PERMISSION:
+      return _("No permission to switch radios");
+    case RFK_MANAGER_STATE_FAILED:
+    default:
+      return _("Cannot read the radio switches");
+    }
+}
+
 RfkManagerState
 rfk_manager_get_state (RfkManager *self)
 {

@@ -43,6 +43,10 @@ void rfk_manager_set_read_only (RfkManager *self, gboolean read_only);
 void rfk_manager_start (RfkManager *self);
 
 RfkManagerState rfk_manager_get_state (RfkManager *self);
+/* What a person reads while no radio is listed, translated ("Looking for
+ * radios…", "No rfkill support on this system", ...): the menu's status
+ * line and the tray item's description say the same. */
+const char *rfk_manager_state_describe (RfkManagerState state);
 /* Describes NO_DEVICE / NO_PERMISSION / FAILED; NULL when ready. */
 const GError *rfk_manager_get_error (RfkManager *self);
 const char *rfk_manager_get_device_path (RfkManager *self);

@@ -27,24 +27,6 @@ new_radio_item (RfkMenu *self, guint32 idx)
   return item;
 }
 
-static const char *
-status_text (RfkManager *manager)
-{
-  switch (rfk_manager_get_state (manager))
-    {
-    case RFK_MANAGER_STATE_STARTING:
-      return _("Looking for radios…");
-    case RFK_MANAGER_STATE_READY:
-      return _("No radios");
-    case RFK_MANAGER_STATE_NO_DEVICE:
-      return _("No rfkill support on this system");
-    case RFK_MANAGER_STATE_NO_PERMISSION:
-      return _("No permission to switch radios");
-    case RFK_MANAGER_STATE_FAILED:
-    default:
-      return _("Cannot read the radio switches");
-    }
-}
 
 /*
  * Puts a radio's item at position, creating it the first time.  children
@@ -177,7 +159,8 @@ _rfk_menu_sync_radios (RfkMenu *self)
                           airplane_error != NULL && devices != NULL
                           && devices->len > 0
                             ? airplane_error->message
-                            : status_text (self->manager));
+                            : rfk_manager_state_describe (
+                                rfk_manager_get_state (self->manager)));
   rfk_menu_item_set_visible (self->status_item,
                              devices == NULL || devices->len == 0
                              || airplane_error != NULL);

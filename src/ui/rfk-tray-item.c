@@ -19,16 +19,6 @@ static const char *const descriptions[RFK_ICON_COUNT] = {
   [RFK_ICON_NO_SUPPORT] = NULL,
 };
 
-/* The no-radios icon per manager state: the menu's status line, so a
- * screen reader hears from the icon what a sighted user reads there. */
-static const char *const no_support_descriptions[] = {
-  [RFK_MANAGER_STATE_STARTING] = N_("Looking for radios…"),
-  [RFK_MANAGER_STATE_READY] = N_("No radios"),
-  [RFK_MANAGER_STATE_NO_DEVICE] = N_("No rfkill support on this system"),
-  [RFK_MANAGER_STATE_NO_PERMISSION] = N_("No permission to switch radios"),
-  [RFK_MANAGER_STATE_FAILED] = N_("Cannot read the radio switches"),
-};
-
 struct _RfkTrayItem
 {
   GObject parent_instance;
@@ -67,15 +57,12 @@ rfk_tray_item_state_for (RfkManager *manager, RfkUdevNames *names)
 const char *
 rfk_tray_item_icon_description (RfkManager *manager, RfkIconState state)
 {
-  RfkManagerState manager_state = rfk_manager_get_state (manager);
-
   g_return_val_if_fail (state < RFK_ICON_COUNT, NULL);
   if (descriptions[state] != NULL)
     return _(descriptions[state]);
-  if (manager_state < G_N_ELEMENTS (no_support_descriptions)
-      && no_support_descriptions[manager_state] != NULL)
-    return _(no_support_descriptions[manager_state]);
-  return _("Cannot read the radio switches");
+  /* The no-radios icon: the menu's status line, so a screen reader hears
+   * from the icon what a sighted user reads there. */
+  return rfk_manager_state_describe (rfk_manager_get_state (manager));
 }
 
 gboolean
