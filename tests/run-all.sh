@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the test dependencies (as root, with apt-get) and runs every test
-# suite but the full bench; bench-smoke (each benchmark figure once,
-# against twice its target) runs with the main build.  This is the
+# suite but the full bench and bench-startup (its timings are for a quiet
+# machine); bench-smoke (each benchmark figure once, against twice its
+# target) runs with the main build.  This is the
 # README's test command and what CI runs.
 #
 #   sudo tests/run-all.sh               install, build, test everything
@@ -64,7 +65,7 @@ run_suites() {
 # Every suite and every kernel line is required here: a missing tool or
 # kernel fails configure instead of shrinking the run behind a warning.
 run_suites main "$out/main" -Dkernel_tests=enabled -Dsystem_tests=enabled \
-  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid,trixie,trixie-backports -- --no-suite bench
+  -Ddesktop_tests=enabled -Dkernel_lines=6.1,6.12,sid,trixie,trixie-backports -- --no-suite bench --no-suite bench-startup
 # UBSan findings are fatal: meson 1.0 adds no -fno-sanitize-recover, and
 # without it (or halt_on_error) UBSan prints and carries on with a green
 # test.  Both: the compiler flag needs no environment, and halt_on_error
