@@ -57,6 +57,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmsg-lines.h"
+
 #define SWITCH_PORT	0xe0	/* pc-testdev: the TOS6205 switch, bit 0 */
 #define MAX_FDS		4
 #define OBS_SIZE	16384
@@ -370,31 +372,15 @@ static int collect_uevents(char **lines, int max)
 }
 
 /* The log records since the last call that the rfkill core wrote. */
+static void print_kmsg_line(int level, const char *text, void *data)
+{
+	(void)data;
+	out("kmsg level=%d %s", level, text);
+}
+
 static void print_kmsg(void)
 {
-	char rec[2048];
-
-	for (;;) {
-		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
-		char *text, *end;
-
-		if (n < 0) {
-			if (errno == EPIPE)	/* records overwritten: go on */
-				continue;
-			return;
-		}
-		rec[n] = 0;
-		/* "PRI,SEQ,TS,FLAGS;TEXT\n", then " KEY=VALUE" lines */
-		text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		end = strchr(text, '\n');
-		if (end)
-			*end = 0;
-		if (!strncmp(text, "rfkill", 6))
-			out("kmsg level=%d %s", atoi(rec) & 7, text);
-	}
+	kmsg_rfkill_lines(kmsg, print_kmsg_line, NULL);
 }
 
 /*

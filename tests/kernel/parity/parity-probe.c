@@ -64,6 +64,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmsg-lines.h"
+
 #define SWITCH_PORT	0xe0	/* pc-testdev: the TOS6205 switch, bit 0 */
 #define SWITCH_GATE	0x02	/* held: the driver's unblock waits */
 #define SWITCH_WAITING	0x04	/* set by the SSDT while it waits */
@@ -235,36 +237,20 @@ static void open_kmsg(void)
  * "rfkill" (the core's own lines), with their level: a line the in-tree
  * module logs at KERN_DEBUG is in the log too, whatever the console shows.
  */
+static void print_kmsg_line(int level, const char *text, void *data)
+{
+	printf("kmsg %s level=%d %s\n", (const char *)data, level, text);
+}
+
 static void drain_kmsg(const char *step)
 {
-	char rec[2048];
+	int err;
 
 	if (kmsg < 0)
 		return;
-	for (;;) {
-		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
-		char *text, *end;
-
-		if (n < 0) {
-			if (errno == EPIPE)	/* records overwritten: go on */
-				continue;
-			if (errno != EAGAIN)
-				printf("kmsg %s read -> %s\n", step, err_name(errno));
-			return;
-		}
-		rec[n] = '\0';
-		/* "PRI,SEQ,TS,FLAGS;TEXT\n", then " KEY=VALUE" lines */
-		text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		end = strchr(text, '\n');
-		if (end)
-			*end = '\0';
-		if (strncmp(text, "rfkill", 6))
-			continue;
-		printf("kmsg %s level=%d %s\n", step, atoi(rec) & 7, text);
-	}
+	err = kmsg_rfkill_lines(kmsg, print_kmsg_line, (void *)step);
+	if (err)
+		printf("kmsg %s read -> %s\n", step, err_name(err));
 }
 
 /* One step: its /dev/rfkill events, then its uevents and log lines. */
