@@ -244,6 +244,19 @@ static void obs_real(char *obs, const char *what, const char *path)
 	free(real);
 }
 
+/* One class device's line: where it sits and its device's driver. */
+static void obs_binding(char *obs, const char *class, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/sys/class/%s/%s", class, name);
+	obs_real(obs, "path", path);
+	snprintf(path, sizeof(path), "/sys/class/%s/%s/device/driver", class,
+		 name);
+	obs_real(obs, "driver", path);
+	obs_add(obs, "\n");
+}
+
 /*
  * Where asus-wireless's LED and input device sit and what their device
  * is bound to (bus and driver): the line's in-tree driver model, through
@@ -260,11 +273,7 @@ static void observe_bindings(char *obs)
 		if (strncmp(v[i], "asus-wireless", 13))
 			continue;
 		obs_add(obs, "bind led %s", v[i]);
-		snprintf(path, sizeof(path), "/sys/class/leds/%s", v[i]);
-		obs_real(obs, "path", path);
-		snprintf(path, sizeof(path), "/sys/class/leds/%s/device/driver", v[i]);
-		obs_real(obs, "driver", path);
-		obs_add(obs, "\n");
+		obs_binding(obs, "leds", v[i]);
 	}
 	free_names(v, n);
 
@@ -275,11 +284,7 @@ static void observe_bindings(char *obs)
 		    strncmp(val, "Asus Wireless", 13))
 			continue;
 		obs_add(obs, "bind input");
-		snprintf(path, sizeof(path), "/sys/class/input/%s", v[i]);
-		obs_real(obs, "path", path);
-		snprintf(path, sizeof(path), "/sys/class/input/%s/device/driver", v[i]);
-		obs_real(obs, "driver", path);
-		obs_add(obs, "\n");
+		obs_binding(obs, "input", v[i]);
 	}
 	free_names(v, n);
 }
