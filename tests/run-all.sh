@@ -84,6 +84,9 @@ fi
 /usr/bin/python3 - "${results[@]}" <<'PY' || status=1
 import json, sys
 passed = failed = skipped = 0
+# CI shows only the last lines of this run: each failure is named here,
+# with the last lines its test printed, so a failure can be read there.
+failures = []
 for item in sys.argv[1:]:
     name, _, path = item.partition(":")
     if not path.endswith(".json"):
@@ -97,13 +100,22 @@ for item in sys.argv[1:]:
         failed += 1
         continue
     for line in lines:
-        r = json.loads(line).get("result")
+        test = json.loads(line)
+        r = test.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif r == "SKIP":
             skipped += 1
         else:
             failed += 1
+            failures.append((name, test))
+for name, test in failures:
+    print(f"=== FAILED {name}: {test.get('name')} ({test.get('result')}, "
+          f"{test.get('duration', 0):.1f} s)")
+    tail = ((test.get("stdout") or "").splitlines() +
+            (test.get("stderr") or "").splitlines())
+    for text in tail[-25:]:
+        print(f"    {text[:300]}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
 PY
