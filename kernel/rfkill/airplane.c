@@ -19,16 +19,31 @@
  * closing that file hands it back to the default rule at once.  Every
  * change of the indicator state is queued as an event to the open files
  * that asked for such events (fops.c); the others never see op 5.
+ *
+ * A hold outlives whatever allowed it: the uaccess ACL is checked at open
+ * only, and a stopped or forgotten process keeps its file.  So the
+ * process that took the indicator is recorded, for anyone to read in
+ * sysfs, and a CAP_NET_ADMIN process may take the indicator back
+ * (rfkill_apm_break_locked()).
  */
 #include <linux/kernel.h>
 #include <linux/leds.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "internal.h"
 
 /* All guarded by rfkill_global_mutex. */
 static const void *rfkill_apm_owner;	/* the owning file, or NULL */
 static bool rfkill_apm_state;		/* what the LED shows */
+/* the process that took it (the fd may have moved on since) */
+static struct pid *rfkill_apm_owner_pid;
+static char rfkill_apm_owner_comm[TASK_COMM_LEN];
 
 static int rfkill_apm_activate(struct led_classdev *led_cdev)
 {
@@ -73,18 +88,30 @@ int rfkill_apm_acquire_locked(const void *owner)
 {
 	lockdep_assert_held(&rfkill_global_mutex);
 
-	if (rfkill_apm_owner && rfkill_apm_owner != owner)
-		return -EACCES;
+	if (rfkill_apm_owner)
+		return rfkill_apm_owner == owner ? 0 : -EACCES;
 	rfkill_apm_owner = owner;
+	rfkill_apm_owner_pid = get_pid(task_tgid(current));
+	get_task_comm(rfkill_apm_owner_comm, current);
 	return 0;
 }
 
-int rfkill_apm_change_locked(const void *owner, bool state)
+/*
+ * The owner's CHANGE.  A change of state costs an LED update (an ACPI
+ * call on ASUS) and an event to every listening file, so the owner gets
+ * @limit of them; a CHANGE to the state shown costs nothing and is free.
+ */
+int rfkill_apm_change_locked(const void *owner, bool state,
+			     struct ratelimit_state *limit)
 {
 	lockdep_assert_held(&rfkill_global_mutex);
 
 	if (!rfkill_apm_owner || rfkill_apm_owner != owner)
 		return -EACCES;
+	if (state == rfkill_apm_state)
+		return 0;
+	if (!__ratelimit(limit))
+		return -EBUSY;
 	rfkill_apm_set_locked(state);
 	return 0;
 }
@@ -102,12 +129,54 @@ void rfkill_apm_release_locked(const void *owner)
 
 	lockdep_assert_held(&rfkill_global_mutex);
 
-	if (rfkill_apm_owner != owner)
+	if (!rfkill_apm_owner || rfkill_apm_owner != owner)
 		return;
 	rfkill_apm_owner = NULL;
+	put_pid(rfkill_apm_owner_pid);
+	rfkill_apm_owner_pid = NULL;
+	rfkill_apm_owner_comm[0] = '\0';
 	/* fresh, not the last work result: a work run may still be queued */
 	rfkill_tally_locked(&tally);
 	rfkill_apm_set_locked(rfkill_apm_rule_locked(&tally));
+}
+
+/*
+ * Takes the indicator from its holder, for a caller that the caller
+ * (fops.c) has checked for CAP_NET_ADMIN, and returns the file that held
+ * it, or NULL if nobody did.  The default rule applies again at once.
+ */
+const void *rfkill_apm_break_locked(void)
+{
+	const void *owner = rfkill_apm_owner;
+	char comm[TASK_COMM_LEN];
+
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	if (!owner)
+		return NULL;
+	get_task_comm(comm, current);
+	/* the same line whoever reads the log: pids of the initial namespace */
+	pr_info("rfkill: airplane-mode indicator taken from %s[%d] by %s[%d]\n",
+		rfkill_apm_owner_comm, pid_nr(rfkill_apm_owner_pid),
+		comm, task_tgid_nr(current));
+	rfkill_apm_release_locked(owner);
+	return owner;
+}
+
+/*
+ * Who holds the indicator, as "PID COMM\n" with the pid as the reader's
+ * pid namespace sees it (0 if it does not), or "" while nobody does.
+ */
+ssize_t rfkill_apm_holder_show_locked(char *buf)
+{
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	if (!rfkill_apm_owner)
+		return 0;
+	return sysfs_emit(buf, "%d %s\n",
+			  pid_nr_ns(rfkill_apm_owner_pid,
+				    task_active_pid_ns(current)),
+			  rfkill_apm_owner_comm);
 }
 
 int rfkill_apm_init(void)

@@ -2,9 +2,13 @@
 /*
  * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
  * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops
- * with their opt-in ioctl (RFKILL_IOCTL_AIRPLANE_MODE_EVENTS).
+ * with their opt-in ioctl (RFKILL_IOCTL_AIRPLANE_MODE_EVENTS), the ioctl
+ * that takes the indicator back, and the misc device's sysfs file that
+ * names its holder.
  */
+#include <linux/capability.h>
 #include <linux/compat.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -12,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -37,10 +42,15 @@ struct rfkill_file {
 	struct list_head	list;		/* in rfkill_files; global mutex */
 	/* asked for op-5 events (ioctl or ACQUIRE); global mutex */
 	bool			apm_events;
+	/* its hold was broken: no ACQUIRE on this file again; global mutex */
+	bool			apm_broken;
+	/* the owner's indicator CHANGEs; global mutex */
+	struct ratelimit_state	apm_changes;
 
-	struct mutex		mtx;		/* guards events, queued */
+	struct mutex		mtx;		/* guards events, the counts */
 	struct list_head	events;
 	unsigned int		queued;
+	unsigned int		apm_queued;	/* op-5 events among them */
 	wait_queue_head_t	read_wait;
 
 	/* owned by the file, set by ioctl under mtx */
@@ -51,6 +61,40 @@ struct rfkill_file {
 /* Open files; guarded by rfkill_global_mutex. */
 static LIST_HEAD(rfkill_files);
 
+static bool rfkill_is_indicator(const struct rfkill_event_ext *ev)
+{
+	return ev->op == RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE;
+}
+
+/*
+ * With RFKILL_AIRPLANE_MODE_MAX_QUEUED op-5 events pending in @file, the
+ * newest of them takes @ev's state and moves to the tail, and this
+ * returns true: @ev is queued without a new entry.  So an owner that
+ * flips the indicator as fast as it may never fills a reader's queue;
+ * the reader loses only states that were over before it read them, and
+ * a device's CHANGE still comes before the op-5 event it causes.
+ */
+static bool rfkill_fold_indicator(struct rfkill_file *file,
+				  const struct rfkill_event_ext *ev)
+{
+	struct rfkill_queued_event *qev;
+	bool folded = false;
+
+	mutex_lock(&file->mtx);
+	if (file->apm_queued >= RFKILL_AIRPLANE_MODE_MAX_QUEUED) {
+		list_for_each_entry_reverse(qev, &file->events, list) {
+			if (!rfkill_is_indicator(&qev->ev))
+				continue;
+			qev->ev = *ev;
+			list_move_tail(&qev->list, &file->events);
+			folded = true;
+			break;
+		}
+	}
+	mutex_unlock(&file->mtx);
+	return folded;
+}
+
 /*
  * Queues a copy of @ev for @file: 0, -ENOMEM or -ENOSPC (the queue is
  * full).  Either way the event is lost for this file, like in-tree; only
@@ -60,6 +104,9 @@ static int rfkill_queue_err(struct rfkill_file *file,
 			    const struct rfkill_event_ext *ev)
 {
 	struct rfkill_queued_event *qev;
+
+	if (rfkill_is_indicator(ev) && rfkill_fold_indicator(file, ev))
+		return 0;
 
 	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
 	if (!qev)
@@ -73,6 +120,8 @@ static int rfkill_queue_err(struct rfkill_file *file,
 		return -ENOSPC;
 	}
 	file->queued++;
+	if (rfkill_is_indicator(ev))
+		file->apm_queued++;
 	list_add_tail(&qev->list, &file->events);
 	mutex_unlock(&file->mtx);
 	return 0;
@@ -171,6 +220,10 @@ static int rfkill_fop_open(struct inode *inode, struct file *filp)
 	mutex_init(&file->mtx);
 	init_waitqueue_head(&file->read_wait);
 	file->max_size = RFKILL_EVENT_SIZE_V1;
+	ratelimit_state_init(&file->apm_changes, HZ,
+			     RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC);
+	/* a refused CHANGE is the owner's answer: nothing for the log */
+	ratelimit_set_flags(&file->apm_changes, RATELIMIT_MSG_ON_RELEASE);
 
 	/*
 	 * An ADD event for every device, queued before anyone can read, and
@@ -242,6 +295,8 @@ static ssize_t rfkill_fop_read(struct file *filp, char __user *buf,
 	ret = copy_to_user(buf, &qev->ev, sz) ? -EFAULT : sz;
 	list_del(&qev->list);
 	file->queued--;
+	if (rfkill_is_indicator(&qev->ev))
+		file->apm_queued--;
 	kfree(qev);
 
 out_unlock:
@@ -284,13 +339,19 @@ static ssize_t rfkill_fop_write(struct file *filp, const char __user *buf,
 		ret = 0;
 		break;
 	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_ACQUIRE:
+		/* taken back by an admin: only a new open may try again */
+		if (file->apm_broken) {
+			ret = -EPERM;
+			break;
+		}
 		ret = rfkill_apm_acquire_locked(file);
 		/* the owner drives the LED: it needs the state it starts from */
 		if (!ret)
 			rfkill_apm_events_optin_locked(file);
 		break;
 	case RFKILL_OP_AIRPLANE_MODE_INDICATOR_CHANGE:
-		ret = rfkill_apm_change_locked(file, ev.soft);
+		ret = rfkill_apm_change_locked(file, ev.soft,
+					       &file->apm_changes);
 		break;
 	default:
 		ret = -EINVAL;
@@ -327,6 +388,29 @@ static int rfkill_fop_release(struct inode *inode, struct file *filp)
 }
 
 /*
+ * RFKILL_IOCTL_AIRPLANE_MODE_BREAK: the holder's file loses the indicator
+ * and may not ACQUIRE it again; the holder's process may open anew, and
+ * open checks its access again.
+ */
+static long rfkill_apm_break(void)
+{
+	struct rfkill_file *file;
+	const void *owner;
+
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
+
+	mutex_lock(&rfkill_global_mutex);
+	owner = rfkill_apm_break_locked();
+	list_for_each_entry(file, &rfkill_files, list)
+		if (file == owner)
+			file->apm_broken = true;
+	mutex_unlock(&rfkill_global_mutex);
+
+	return owner ? 0 : -ENOENT;
+}
+
+/*
  * An unknown ioctl gets what the in-tree module of the same kernel says:
  * -ENOTTY since upstream f52c8fba984c ("rfkill: return ENOTTY on invalid
  * ioctl", 6.8, not backported), -ENOSYS before (6.1).
@@ -347,13 +431,15 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != RFKILL_IOC_MAGIC)
 		return RFKILL_UNKNOWN_IOCTL;
 
-	/* Ours; takes the global mutex, which nests outside file->mtx. */
+	/* Ours; take the global mutex, which nests outside file->mtx. */
 	if (_IOC_NR(cmd) == RFKILL_IOC_AIRPLANE_MODE_EVENTS) {
 		mutex_lock(&rfkill_global_mutex);
 		rfkill_apm_events_optin_locked(file);
 		mutex_unlock(&rfkill_global_mutex);
 		return 0;
 	}
+	if (_IOC_NR(cmd) == RFKILL_IOC_AIRPLANE_MODE_BREAK)
+		return rfkill_apm_break();
 
 	mutex_lock(&file->mtx);
 
@@ -387,6 +473,26 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 	return ret;
 }
 
+/* /sys/class/misc/rfkill/airplane_mode_holder: see rfkill-airplane.h */
+static ssize_t airplane_mode_holder_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	ssize_t ret;
+
+	mutex_lock(&rfkill_global_mutex);
+	ret = rfkill_apm_holder_show_locked(buf);
+	mutex_unlock(&rfkill_global_mutex);
+	return ret;
+}
+static DEVICE_ATTR_RO(airplane_mode_holder);
+
+static struct attribute *rfkill_misc_attrs[] = {
+	&dev_attr_airplane_mode_holder.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rfkill_misc);
+
 static const struct file_operations rfkill_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rfkill_fop_open,
@@ -402,6 +508,7 @@ static struct miscdevice rfkill_miscdev = {
 	.minor	= RFKILL_MINOR,
 	.name	= "rfkill",
 	.fops	= &rfkill_fops,
+	.groups	= rfkill_misc_groups,
 };
 
 int rfkill_fops_init(void)

@@ -20,6 +20,7 @@
 
 #include <linux/rfkill.h>
 #include <linux/leds.h>
+#include <linux/ratelimit.h>
 #include <linux/workqueue.h>
 #include "compat.h"
 #include "rfkill-airplane.h"
@@ -153,8 +154,12 @@ void rfkill_apm_exit(void);
 /* Callers hold rfkill_global_mutex; 'owner' identifies an open file. */
 void rfkill_apm_default_locked(const struct rfkill_tally *tally);
 int rfkill_apm_acquire_locked(const void *owner);
-int rfkill_apm_change_locked(const void *owner, bool state);
+int rfkill_apm_change_locked(const void *owner, bool state,
+			     struct ratelimit_state *limit);
 bool rfkill_apm_state_locked(void);
 void rfkill_apm_release_locked(const void *owner);
+/* The caller checked CAP_NET_ADMIN; returns the former owner or NULL. */
+const void *rfkill_apm_break_locked(void);
+ssize_t rfkill_apm_holder_show_locked(char *buf);
 
 #endif /* _RFKILL_INTERNAL_H */

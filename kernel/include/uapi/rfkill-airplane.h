@@ -33,6 +33,28 @@
  *
  * A stock kernel answers the ioctl like any unknown one: -ENOTTY since
  * 6.8, -ENOSYS before; a program takes that as "no indicator ops".
+ *
+ * Who holds the indicator: /sys/class/misc/rfkill/airplane_mode_holder,
+ * readable by anyone, says "PID COMM\n" of the process that ACQUIREd it
+ * (the PID as the reader's pid namespace sees it, 0 if it does not; COMM
+ * as at ACQUIRE), or is empty while nobody holds it.  The holder is that
+ * process even if the fd has since been passed on.
+ *
+ * Taking it back: RFKILL_IOCTL_AIRPLANE_MODE_BREAK, on any /dev/rfkill
+ * fd, by a caller with CAP_NET_ADMIN (-EPERM otherwise; -ENOENT if nobody
+ * holds it).  The default rule applies at once, the kernel log names both
+ * processes, the former owner's CHANGE gets -EACCES and its ACQUIRE on
+ * that fd -EPERM: only a new open, which checks access again, may take
+ * the indicator once more.
+ *
+ * Limits: an owner's CHANGEs that change the state are limited to
+ * RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC per second per fd; one over the
+ * limit gets -EBUSY and the LED stays as it is (a CHANGE to the state
+ * shown always succeeds).  A file holds at most
+ * RFKILL_AIRPLANE_MODE_MAX_QUEUED unread op-5 events:
+ * past that, the newest unread one is replaced by the new state and moves
+ * to the end of the queue, so indicator events never push a reader's
+ * device events out of its queue.
  */
 #ifndef _UAPI_RFKILL_AIRPLANE_H
 #define _UAPI_RFKILL_AIRPLANE_H
@@ -50,6 +72,14 @@
 #define RFKILL_IOC_AIRPLANE_MODE_EVENTS		0x41
 #define RFKILL_IOCTL_AIRPLANE_MODE_EVENTS \
 	_IO('R', RFKILL_IOC_AIRPLANE_MODE_EVENTS)
+
+/* CAP_NET_ADMIN takes the indicator from its holder (above). */
+#define RFKILL_IOC_AIRPLANE_MODE_BREAK		0x42
+#define RFKILL_IOCTL_AIRPLANE_MODE_BREAK \
+	_IO('R', RFKILL_IOC_AIRPLANE_MODE_BREAK)
+
+#define RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC	20
+#define RFKILL_AIRPLANE_MODE_MAX_QUEUED		16
 
 /* Name of the LED trigger that follows the indicator. */
 #define RFKILL_AIRPLANE_MODE_TRIGGER	"rfkill-airplane-mode"

@@ -113,6 +113,8 @@ void test_default_off(void);
 void test_ownership(void);
 void test_sigkill_release(void);
 void test_race(int n);
+/* check-hold.c */
+void test_hold(void);
 void test_v1_reader(void);
 void test_util_linux(void);
 void test_plain_reader(void);

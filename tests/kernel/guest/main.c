@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 	test_ownership();
 	test_sigkill_release();
 	test_race(race_procs);
+	test_hold();
 	test_v1_reader();
 	test_util_linux();
 	test_plain_reader();
