@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rfk-event.h"
+#include "rfk-indicator-holder.h"
 #include "rfk-transport.h"
 
 /* Taking the light over a socket, without blocking: the peer first ends
@@ -36,6 +37,7 @@ struct _RfkLedController
   RfkLedRule rule;
   RfkAirplaneLightStatus status;
   GError *error;
+  char *holder;           /* who holds the light, with status BUSY */
 
   int fd;                 /* our own connection; -1 with rule KERNEL */
   gboolean is_socket;
@@ -52,7 +54,12 @@ struct _RfkLedController
   guint take_back_source;    /* retrying ACQUIRE after activation */
   gint64 take_back_deadline; /* monotonic µs */
   GError *take_back_error;   /* why the last try did not even ask */
+  guint busy_retry;          /* a CHANGE again, after the kernel's limit */
 };
+
+/* The kernel takes RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC changes of the
+ * light per second from us and answers EBUSY past that. */
+#define BUSY_RETRY_MS 1000
 
 enum { SIGNAL_STATUS_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -66,6 +73,8 @@ set_status (RfkLedController *self, RfkAirplaneLightStatus status,
   g_clear_error (&self->error);
   self->error = error;
   self->status = status;
+  if (status != RFK_AIRPLANE_LIGHT_BUSY)
+    g_clear_pointer (&self->holder, g_free);
   g_signal_emit (self, signals[SIGNAL_STATUS_CHANGED], 0);
 }
 
@@ -74,6 +83,7 @@ close_fd (RfkLedController *self)
 {
   g_clear_handle_id (&self->read_source, g_source_remove);
   g_clear_handle_id (&self->acquire_timeout, g_source_remove);
+  g_clear_handle_id (&self->busy_retry, g_source_remove);
   self->phase = ACQUIRE_IDLE;
   if (self->fd >= 0)
     close (self->fd);
@@ -92,6 +102,10 @@ indicator_error (RfkLedController *self, int err)
                           "LED to programs (%s rejects the indicator "
                           "operations); install the rfkill-airplane DKMS "
                           "package to get this feature"), path);
+  if (err == EACCES && self->holder != NULL)
+    return g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
+                        _("%s controls the airplane-mode LED through %s"),
+                        self->holder, path);
   if (err == EACCES)
     return g_error_new (G_IO_ERROR, G_IO_ERROR_BUSY,
                         _("Another program controls the airplane-mode LED "
@@ -116,6 +130,41 @@ status_for_errno (int err)
 
 static void push_value (RfkLedController *self);
 
+static gboolean
+busy_retry_cb (gpointer user_data)
+{
+  RfkLedController *self = user_data;
+
+  self->busy_retry = 0;
+  push_value (self);
+  return G_SOURCE_REMOVE;
+}
+
+/*
+ * The kernel refused an operation with err.  EBUSY (too many changes in
+ * a second) keeps the light: the value is written again a second later.
+ * Anything else closes our fd and says why, naming the program that
+ * holds the light where the kernel tells (EACCES).  Returns whether the
+ * fd is still open.
+ */
+static gboolean
+refused (RfkLedController *self, int err)
+{
+  if (err == EBUSY && self->status == RFK_AIRPLANE_LIGHT_OWNED)
+    {
+      self->written = FALSE;
+      if (self->busy_retry == 0)
+        self->busy_retry = g_timeout_add (BUSY_RETRY_MS, busy_retry_cb, self);
+      return TRUE;
+    }
+  close_fd (self);
+  g_clear_pointer (&self->holder, g_free);
+  if (err == EACCES)
+    self->holder = rfk_indicator_holder_describe ();
+  set_status (self, status_for_errno (err), indicator_error (self, err));
+  return FALSE;
+}
+
 /* Returns the errno of writing event, 0 on success. */
 static int
 write_op (RfkLedController *self, const RfkEvent *event)
@@ -137,8 +186,7 @@ acquire_done (RfkLedController *self, int err)
   if (err != 0)
     {
       /* The previous rule stays in force. */
-      close_fd (self);
-      set_status (self, status_for_errno (err), indicator_error (self, err));
+      refused (self, err);
       return;
     }
   self->rule = self->pending_rule;
@@ -197,9 +245,7 @@ handle_status (RfkLedController *self, int err)
       /* The answer to a CHANGE of the light. */
       if (err == 0)
         return TRUE;
-      close_fd (self);
-      set_status (self, status_for_errno (err), indicator_error (self, err));
-      return FALSE;
+      return refused (self, err);
     }
 }
 
@@ -256,8 +302,7 @@ push_value (RfkLedController *self)
   err = write_op (self, &event);
   if (err != 0)
     {
-      close_fd (self);
-      set_status (self, status_for_errno (err), indicator_error (self, err));
+      refused (self, err);
       return;
     }
   self->written = TRUE;
@@ -361,6 +406,15 @@ rfk_led_controller_get_status (RfkLedController *self)
 {
   g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), RFK_AIRPLANE_LIGHT_UNKNOWN);
   return self->status;
+}
+
+/* Who holds the light while the status is BUSY, if the kernel says:
+ * "NAME (process PID)"; NULL otherwise. */
+const char *
+rfk_led_controller_get_holder (RfkLedController *self)
+{
+  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), NULL);
+  return self->holder;
 }
 
 const GError *
@@ -529,6 +583,7 @@ rfk_led_controller_finalize (GObject *object)
   RfkLedController *self = RFK_LED_CONTROLLER (object);
 
   g_clear_error (&self->error);
+  g_free (self->holder);
   G_OBJECT_CLASS (rfk_led_controller_parent_class)->finalize (object);
 }
 

@@ -63,6 +63,7 @@ RfkLedRule rfk_led_controller_get_rule (RfkLedController *self);
 RfkAirplaneLightStatus rfk_led_controller_get_status (RfkLedController *self);
 /* Why the last set_rule() or re-acquire failed; NULL when fine. */
 const GError *rfk_led_controller_get_error (RfkLedController *self);
+const char *rfk_led_controller_get_holder (RfkLedController *self);
 
 /*
  * Signals:

@@ -64,21 +64,25 @@ on_led_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 }
 
 /* What keeps the light from following its rule, or NULL. */
-static const char *
+static char *
 led_trouble (RfkMenu *self)
 {
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
   const char *error = rfk_settings_get_led_error (self->settings);
+  const char *holder = rfk_led_controller_get_holder (leds);
 
   if (status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
-    return _("Not supported by this kernel");
+    return g_strdup (_("Not supported by this kernel"));
+  if (status == RFK_AIRPLANE_LIGHT_BUSY && holder != NULL)
+    /* TRANSLATORS: %s is a program, as "gnome-shell (process 1234)" */
+    return g_strdup_printf (_("Controlled by %s"), holder);
   if (status == RFK_AIRPLANE_LIGHT_BUSY)
-    return _("Controlled by another program");
+    return g_strdup (_("Controlled by another program"));
   if (error != NULL)
-    return error;
+    return g_strdup (error);
   if (rfk_led_controller_get_error (leds) != NULL)
-    return rfk_led_controller_get_error (leds)->message;
+    return g_strdup (rfk_led_controller_get_error (leds)->message);
   return NULL;
 }
 
@@ -88,7 +92,7 @@ _rfk_menu_on_led_changed (RfkMenu *self)
 {
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkLedRule asked = self->led_asked - 1;
-  const char *trouble;
+  g_autofree char *trouble = NULL;
   g_autoptr(GError) error = NULL;
 
   if (self->led_asked == 0 || rfk_led_controller_is_pending (leds))
@@ -110,7 +114,7 @@ _rfk_menu_sync_leds (RfkMenu *self)
   RfkLedController *leds = rfk_settings_get_led_controller (self->settings);
   RfkLedRule in_force = rfk_led_controller_get_rule (leds);
   RfkAirplaneLightStatus status = rfk_led_controller_get_status (leds);
-  const char *reason = led_trouble (self);
+  g_autofree char *reason = led_trouble (self);
 
   for (gsize i = 0; i < G_N_ELEMENTS (led_rules); i++)
     {

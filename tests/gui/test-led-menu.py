@@ -5,8 +5,14 @@ mode" takes the indicator over and lights it with airplane mode; the
 choice lands in GSettings; a change made with gsettings reaches the
 menu; "Kernel default" hands the light back.  On a stock kernel (EINVAL)
 the rules that need the ops go insensitive, the reason is shown, and the
-kernel's rule stays checked.  A stored rule is applied at startup.
+kernel's rule stays checked.  A stored rule is applied at startup.  While
+another program holds the light, the submenu names it as the kernel's
+airplane_mode_holder file does (kernel/include/uapi/rfkill-airplane.h;
+tests/kernel/guest/check-hold.c checks that rfkill.ko writes it so).
 """
+import os
+import socket
+import struct
 import subprocess
 import time
 
@@ -141,6 +147,53 @@ def restart_keeps_rule(logdir, watcher, bus):
         fake.stop()
 
 
+def reason_shown(item):
+    found = [c for c in submenu(item).children
+             if c.visible and not c.toggle_type and c.label and not c.is_separator]
+    return found[0].label if found else None
+
+
+def held_elsewhere(logdir, watcher, bus):
+    """Another program took the light first: the applet's rule stays
+    unchecked, and the reason names that program when the kernel does."""
+    gsettings('set', gt.APP_ID, 'led-rule', 'kernel')
+    fake, applet, item = start(logdir, watcher, bus, 'applet-held')
+    holder_file = os.path.join(os.environ['RFKILL_SYSFS_ROOT'], '..', 'misc',
+                               'rfkill', 'airplane_mode_holder')
+    os.makedirs(os.path.dirname(holder_file), exist_ok=True)
+    other = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        other.connect(fake.socket)
+        other.send(struct.pack('<IBBBB', 0, 0, 4, 0, 0))   # ACQUIRE
+        wait_for(lambda: fake.indicator().endswith(' owned'), 5,
+                 'the other program owning the light')
+        # consecutive reasons differ, so each one is read anew
+        for content, want in [('4242 gnome-shell\n',
+                               'Controlled by gnome-shell (process 4242)'),
+                              ('', 'Controlled by another program'),
+                              ('0 my daemon\n', 'Controlled by my daemon'),
+                              ('not a holder line\n',
+                               'Controlled by another program')]:
+            with open(holder_file, 'w') as f:
+                f.write(content)
+            item.click('Follow airplane mode')   # asks the kernel again
+            got = wait_for(lambda: (lambda r: r == want and r)(reason_shown(item)),
+                           5, f'the reason {want!r}')
+            log('holder', repr(content), '->', got)
+            check(checked_rule(item) == 'Kernel default',
+                  f'the refused rule is not checked: {checked_rule(item)}')
+        other.close()
+        wait_for(lambda: fake.indicator().endswith(' kernel'), 5,
+                 'the light back with the kernel once the other program left')
+        item.click('Follow airplane mode')
+        wait_for(lambda: fake.indicator() == 'dark owned', 5, 'the applet owns it now')
+        wait_for(lambda: reason_shown(item) is None, 5, 'no reason shown')
+    finally:
+        other.close()
+        applet.stop()
+        fake.stop()
+
+
 def test(logdir):
     bus = gt.session_bus()
     loop = gt.MainLoopThread()
@@ -149,6 +202,7 @@ def test(logdir):
         patched_kernel(logdir, watcher, bus)
         restart_keeps_rule(logdir, watcher, bus)
         stock_kernel(logdir, watcher, bus)
+        held_elsewhere(logdir, watcher, bus)
     finally:
         loop.stop()
 
