@@ -29,7 +29,7 @@ main (int argc, char **argv)
 {
   g_autofree char *device = NULL;
   g_autofree char *airplane = NULL;
-  gboolean list = FALSE, json = FALSE, version = FALSE;
+  gboolean list = FALSE, json = FALSE, version = FALSE, take_light = FALSE;
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   RfkCliAirplane action;
@@ -45,6 +45,9 @@ main (int argc, char **argv)
     { "airplane", 'a', 0, G_OPTION_ARG_STRING, &airplane,
       N_("Turn airplane mode on, off or toggle it, then exit"),
       N_("on|off|toggle") },
+    { "take-back-light", 0, 0, G_OPTION_ARG_NONE, &take_light,
+      N_("Take the airplane-mode light back from the program that holds "
+         "it (needs CAP_NET_ADMIN), then exit"), NULL },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &version,
       N_("Print the version and exit"), NULL },
     { NULL }
@@ -82,6 +85,10 @@ main (int argc, char **argv)
   if (list && airplane != NULL)
     return usage_error (context,
                         _("--list and --airplane cannot be combined"));
+  if (take_light && (list || airplane != NULL))
+    return usage_error (context,
+                        _("--take-back-light cannot be combined with "
+                          "--list or --airplane"));
   if (airplane != NULL && !rfk_cli_airplane_from_string (airplane, &action))
     {
       g_autofree char *message =
@@ -97,6 +104,8 @@ main (int argc, char **argv)
     status = rfk_cli_list (device, json);
   else if (airplane != NULL)
     status = rfk_cli_airplane (device, action);
+  else if (take_light)
+    status = rfk_cli_take_back_light (device);
   else
     status = rfk_applet_run (device, argc, argv);
   /* A manager may outlive its caller (a request in flight at SIGTERM, a

@@ -20,5 +20,6 @@ gboolean rfk_cli_airplane_from_string (const char *string,
 
 int rfk_cli_list (const char *device_path, gboolean json);
 int rfk_cli_airplane (const char *device_path, RfkCliAirplane action);
+int rfk_cli_take_back_light (const char *device_path);
 
 G_END_DECLS

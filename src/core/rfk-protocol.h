@@ -53,6 +53,9 @@ typedef enum {
  * stock kernel answers ENOTTY (6.8+) or ENOSYS (before). */
 #define RFK_IOC_AIRPLANE_MODE_EVENTS   RFKILL_IOC_AIRPLANE_MODE_EVENTS
 #define RFK_IOCTL_AIRPLANE_MODE_EVENTS RFKILL_IOCTL_AIRPLANE_MODE_EVENTS
+/* Ours: CAP_NET_ADMIN takes the indicator from whoever holds it. */
+#define RFK_IOC_AIRPLANE_MODE_BREAK    RFKILL_IOC_AIRPLANE_MODE_BREAK
+#define RFK_IOCTL_AIRPLANE_MODE_BREAK  RFKILL_IOCTL_AIRPLANE_MODE_BREAK
 
 /*
  * Socket transport (our extension, for tests and VM relays): a
@@ -75,8 +78,8 @@ typedef enum {
  * packet instead:
  *   u8 0xff | u8 'I' | u8 ioctl number (_IOC_NR) | u8 0
  * and the peer answers it, in order like any packet, with a status packet
- * carrying the ioctl's errno.  Only RFK_IOC_AIRPLANE_MODE_EVENTS (no
- * argument) is defined.  It is shorter than any write, so a peer that does
+ * carrying the ioctl's errno.  Only argument-less ioctls cross:
+ * RFK_IOC_AIRPLANE_MODE_EVENTS and RFK_IOC_AIRPLANE_MODE_BREAK.  It is shorter than any write, so a peer that does
  * not know it answers EINVAL, like the kernel to a short write.
  */
 #define RFK_IOCTL_PACKET_SIZE   4

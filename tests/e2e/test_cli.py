@@ -340,7 +340,7 @@ def scenario(tap, vm, applet, stock):
 
     airplane_global_state(tap, vm, applet)
     airplane_key(tap, vm, applet)
-    indicator_ops(tap, vm, stock)
+    indicator_ops(tap, vm, applet, stock)
     relay_load(tap, vm)
 
 
@@ -501,7 +501,7 @@ def airplane_key(tap, vm, applet):
                   "after the second key press")
 
 
-def indicator_ops(tap, vm, stock):
+def indicator_ops(tap, vm, applet, stock):
     """Two programs on the bridge: errnos as local /dev/rfkill writers
     would see them, and the LED under an indicator owner."""
     a, b = Client(vm.device), Client(vm.device)
@@ -521,6 +521,10 @@ def indicator_ops(tap, vm, stock):
         err = a.write(change(1))
         tap.ok(err == errno.EINVAL, "stock kernel: indicator CHANGE gives "
                "EINVAL", f"errno {err}")
+        r = vm.run_applet(applet, "--take-back-light")
+        tap.ok(r.returncode == 1 and "cannot hand the airplane-mode light"
+               in r.stderr, "stock kernel: --take-back-light says the kernel "
+               "has no light to take", f"rc={r.returncode} stderr: {r.stderr}")
     else:
         err = a.write(acquire)
         tap.ok(err == 0, "first program acquires the indicator", f"errno {err}")
@@ -535,6 +539,33 @@ def indicator_ops(tap, vm, stock):
         tap.ok(err == 0, "owner's CHANGE accepted", f"errno {err}")
         check_led(tap, vm, "owner-on", True,
                   "owner sets the indicator with radios on")
+        # An administrator takes it back (the relay is root in the guest,
+        # so it has CAP_NET_ADMIN): the kernel's rule at once, and the
+        # former owner may not ACQUIRE again on that fd.
+        vm.mark("taken-back")
+        r = vm.run_applet(applet, "--take-back-light")
+        tap.ok(r.returncode == 0 and "Took the airplane-mode light back"
+               in r.stdout, "--take-back-light takes the light from its owner",
+               f"rc={r.returncode}\nstdout: {r.stdout}\nstderr: {r.stderr}")
+        check_led(tap, vm, "taken-back", False,
+                  "light taken back: kernel default rule (radios on)")
+        err = a.write(change(1))
+        tap.ok(err == errno.EACCES, "the former owner's CHANGE: EACCES",
+               f"errno {err}")
+        err = a.write(acquire)
+        tap.ok(err == errno.EPERM, "the former owner's ACQUIRE on that fd: "
+               "EPERM", f"errno {err}")
+        r = vm.run_applet(applet, "--take-back-light")
+        tap.ok(r.returncode == 1 and "No program holds" in r.stderr,
+               "--take-back-light with nobody holding the light fails, "
+               "saying so", f"rc={r.returncode} stderr: {r.stderr}")
+        a.close()
+        a = Client(vm.device)
+        err = a.write(acquire)
+        tap.ok(err == 0, "a new open of the former owner may ACQUIRE",
+               f"errno {err}")
+        err = a.write(change(1))
+        tap.ok(err == 0, "and light it", f"errno {err}")
         vm.mark("owner-closes")
         a.close()
         check_led(tap, vm, "owner-closes", False,
