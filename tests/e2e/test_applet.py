@@ -238,6 +238,31 @@ def scenario(tap, vm, applet_path, logdir):
         check_led(tap, vm, "wifi-off", True,
                   "every Wi-Fi radio off, Bluetooth on")
 
+        # Another program flips phy0 faster than the kernel lets an owner
+        # change the light (RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC): the
+        # applet's CHANGEs past the limit get EBUSY, and it keeps the
+        # light and writes the value again once it may.
+        flips = 60
+        start = len(vm.bridge.writes)
+        for i in range(flips):
+            set_soft(vm, "phy0", i % 2)
+        set_soft(vm, "phy0", 1)
+        busy = wait(lambda: [w for w in vm.bridge.writes[start:]
+                             if rb.decode_event(w[1])["op"] ==
+                             rb.OP_INDICATOR_CHANGE and w[2] == errno.EBUSY])
+        tap.ok(bool(busy), f"{flips} flips of phy0: some of the applet's light "
+               "changes got EBUSY from the kernel",
+               f"op-5 writes: {[(rb.decode_event(w[1])['soft'], w[2]) for w in vm.bridge.writes[start:]]}")
+        time.sleep(1.5)  # the applet's retry, a second later
+        vm.mark("after-flood")
+        tap.ok(set_soft(vm, "phy0", 0) == 0, "phy0 on again after the flood")
+        check_led(tap, vm, "after-flood", False,
+                  "after the flood the applet still drives the light")
+        vm.mark("after-flood-off")
+        tap.ok(set_soft(vm, "phy0", 1) == 0, "phy0 off again")
+        check_led(tap, vm, "after-flood-off", True,
+                  "and lights it when every Wi-Fi radio is off again")
+
         # Airplane mode from the applet's own menu, and back.
         vm.mark("menu-airplane-on")
         item.click("Airplane mode")
