@@ -150,7 +150,9 @@ busy_retry_cb (gpointer user_data)
 static gboolean
 refused (RfkLedController *self, int err)
 {
-  if (err == EBUSY && self->status == RFK_AIRPLANE_LIGHT_OWNED)
+  gboolean was_owner = self->status == RFK_AIRPLANE_LIGHT_OWNED;
+
+  if (err == EBUSY && was_owner)
     {
       self->written = FALSE;
       if (self->busy_retry == 0)
@@ -158,6 +160,20 @@ refused (RfkLedController *self, int err)
       return TRUE;
     }
   close_fd (self);
+  if (err == EACCES && was_owner)
+    {
+      /* An administrator took the light back (RFKILL_IOCTL_AIRPLANE_MODE_
+       * BREAK); we learn it at our next change of the light.  The kernel's
+       * rule is in force, and taking the light again is the user's call:
+       * asking again at once would undo the administrator's. */
+      self->rule = RFK_LED_RULE_KERNEL;
+      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+                  g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                               _("The airplane-mode light was taken back "
+                                 "from this program; choose a rule to take "
+                                 "it again")));
+      return FALSE;
+    }
   g_clear_pointer (&self->holder, g_free);
   if (err == EACCES)
     self->holder = rfk_indicator_holder_describe ();

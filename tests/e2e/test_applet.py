@@ -269,6 +269,41 @@ def scenario(tap, vm, applet_path, logdir):
         check_led(tap, vm, "after-flood-off", True,
                   "and lights it when every Wi-Fi radio is off again")
 
+        # An administrator takes the light back from the applet: the
+        # kernel's rule at once (hci0 is on: dark).  The applet learns it
+        # at its next change of the light, shows the kernel's rule in
+        # force with the reason, and does not take the light again until
+        # the user chooses a rule.
+        vm.mark("taken-back")
+        r = vm.run_applet(applet_path, "--take-back-light")
+        tap.ok(r.returncode == 0, "--take-back-light from the applet",
+               f"rc={r.returncode} stdout: {r.stdout} stderr: {r.stderr}")
+        check_led(tap, vm, "taken-back", False,
+                  "light taken back from the applet: the kernel's rule")
+        set_soft(vm, "phy0", 0)   # the applet's rule now says dark: a CHANGE
+        light = lambda: item.find("Airplane-mode light")
+        checked = lambda: [c.label for c in light().children
+                           if c.toggle_type == "radio" and c.checked]
+        reason = lambda: [c.label for c in light().children
+                          if c.visible and not c.toggle_type and c.label
+                          and not c.is_separator]
+        tap.ok(bool(wait(lambda: checked() == ["Kernel default"] and
+                         any("taken back" in t for t in reason()))),
+               "the menu shows the kernel's rule in force and why",
+               f"checked {checked()}, reason {reason()}")
+        vm.mark("taken-back-stays")
+        set_soft(vm, "phy0", 1)
+        check_led_stays(tap, vm, "taken-back-stays", False,
+                        "taken back: the applet's rule no longer lights it")
+        vm.mark("rule-again")
+        item.click("When Wi-Fi is off")
+        check_led(tap, vm, "rule-again", True,
+                  "the user chooses the rule again: the applet lights it")
+        tap.ok(bool(wait(lambda: checked() == ["When Wi-Fi is off"]
+                         and not reason())),
+               "and the menu shows that rule, with no reason",
+               f"checked {checked()}, reason {reason()}")
+
         # Airplane mode from the applet's own menu, and back.
         vm.mark("menu-airplane-on")
         item.click("Airplane mode")
