@@ -37,6 +37,8 @@ rfk_manager_remove_all_devices (RfkManager *self)
     rfk_manager_remove_device (self,
                                g_ptr_array_index (self->sorted,
                                                   self->sorted->len - 1));
+  /* A device that comes back may reuse these indices (a relay). */
+  g_array_set_size (self->newcomers_on, 0);
   rfk_manager_update_airplane_mode (self);
 }
 
@@ -216,6 +218,7 @@ rfk_manager_batch_end (RfkManager *self)
 {
   if (!self->in_batch)
     return;
+  rfk_manager_airplane_batch_newcomers (self);
   /* What the batch end itself changes is ours, not another program's. */
   self->in_batch = FALSE;
   rfk_manager_airplane_batch_end (self);

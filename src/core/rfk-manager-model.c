@@ -62,6 +62,18 @@ claimed_by_enforcement (RfkManager *self, guint32 idx)
   return claim != NULL && claim->kind == REQUEST_ENFORCE;
 }
 
+/* A newcomer another program turned on in this batch waits for the
+ * batch's end to learn whether it is kept off (rfk-manager-others.c);
+ * until then it counts as off, so airplane mode does not blink. */
+static gboolean
+newcomer_on_pending (RfkManager *self, guint32 idx)
+{
+  for (guint i = 0; i < self->newcomers_on->len; i++)
+    if (g_array_index (self->newcomers_on, guint32, i) == idx)
+      return TRUE;
+  return FALSE;
+}
+
 /* Radios being blocked by airplane mode's own enforcement already count
  * as blocked, so a hot-plugged radio does not make airplane mode blink
  * off and on. */
@@ -69,7 +81,8 @@ static gboolean
 device_counts_blocked (RfkManager *self, RfkDevice *device)
 {
   return rfk_device_is_blocked (device)
-         || claimed_by_enforcement (self, device->idx);
+         || claimed_by_enforcement (self, device->idx)
+         || newcomer_on_pending (self, device->idx);
 }
 
 void
@@ -109,10 +122,11 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
 {
   guint unblocked = self->n_counted_on;
 
-  /* Radios our enforcement is blocking count as blocked already.  Such a
-   * request lives only while a hot-plugged radio is being kept off, so
-   * walking the radios then costs nothing worth a tally. */
-  if (unblocked > 0 && enforcing_any (self))
+  /* Radios our enforcement is blocking count as blocked already, and so
+   * do newcomers waiting for the batch's end.  Both live only while a
+   * hot-plugged radio is being kept off, so walking the radios then
+   * costs nothing worth a tally. */
+  if (unblocked > 0 && (enforcing_any (self) || self->newcomers_on->len > 0))
     {
       unblocked = 0;
       for (guint i = 0; i < self->sorted->len; i++)

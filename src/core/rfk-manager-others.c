@@ -7,7 +7,9 @@
  *  - only some came on: a user switched radios by hand; they are left
  *    alone and the list, no longer true, is dropped;
  *  - a radio plugged in during airplane mode that its saved state
- *    (systemd-rfkill) turns on right away is kept off, once;
+ *    (systemd-rfkill) turns on right away is kept off, once, if the
+ *    others are still off once the batch is read (a sweep that turns
+ *    every radio on ends airplane mode instead);
  *  - every counted radio went off in one batch: airplane mode began
  *    elsewhere (the key, `rfkill block all`); the states from before the
  *    batch become the list, so leaving restores them.
@@ -98,11 +100,48 @@ rfk_manager_airplane_radio_changed (RfkManager *self, RfkDevice *device,
         g_hash_table_insert (self->sweep_before, key,
                              GINT_TO_POINTER (soft_before + 1));
     }
-  /* Our own request turning it on is the user's, not its saved state. */
+  /* Our own request turning it on is the user's, not its saved state.
+   * Whether the others are still off is known at the batch's end: the
+   * rest of the batch may be `rfkill unblock all` turning them on too. */
   if (soft_before && !device->soft
-      && g_hash_table_remove (self->newcomers, key) && !ours
-      && ours_to_watch (self, device) && holds_for_others (self, device))
-    keep_newcomer_off (self, device);
+      && g_hash_table_remove (self->newcomers, key) && !ours)
+    g_array_append_val (self->newcomers_on, device->idx);
+}
+
+static void
+keep_newcomers_off (RfkManager *self)
+{
+  g_autoptr (GArray) pending = self->newcomers_on;
+
+  /* Decided now: from here they count as what they are. */
+  self->newcomers_on = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < pending->len; i++)
+    {
+      RfkDevice *device =
+        rfk_manager_lookup (self, g_array_index (pending, guint32, i));
+
+      if (device != NULL && !device->soft && ours_to_watch (self, device)
+          && holds_for_others (self, device))
+        {
+          keep_newcomer_off (self, device);
+          break;
+        }
+    }
+}
+
+/* The newcomers turned on in this batch whose airplane mode still holds
+ * for the others are kept off (one plan blocks them all).  Called while
+ * the batch is still open: if they are not kept off, airplane mode ends
+ * by another program's doing, which the batch's end decides about. */
+void
+rfk_manager_airplane_batch_newcomers (RfkManager *self)
+{
+  if (self->newcomers_on->len > 0)
+    {
+      keep_newcomers_off (self);
+      /* Radios we now keep off count as blocked already. */
+      rfk_manager_update_airplane_mode (self);
+    }
 }
 
 /* No counted radio is held off by software alone (a switch may hold

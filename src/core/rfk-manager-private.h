@@ -131,6 +131,9 @@ struct _RfkManager
   /* idx set: plugged in during airplane mode (a radio removed leaves it;
    * rfk-manager-airplane.c empties it when the list is spent). */
   GHashTable *newcomers;
+  /* idx list: newcomers another program turned on in this batch, kept
+   * off at its end if the rest of the batch left the others off. */
+  GArray *newcomers_on;
 
   /* ---- rfk-manager-list.c: the restore list. */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
@@ -308,6 +311,7 @@ void rfk_manager_airplane_radio_changed (RfkManager *self,
                                          RfkDevice *device,
                                          gboolean soft_before,
                                          gboolean ours);
+void rfk_manager_airplane_batch_newcomers (RfkManager *self);
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_init_timing (RfkManager *self);

@@ -68,6 +68,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->written);
   g_hash_table_unref (self->sweep_before);
   g_hash_table_unref (self->newcomers);
+  g_array_unref (self->newcomers_on);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
   g_free (self->unrecorded_copy);
@@ -152,6 +153,7 @@ rfk_manager_init (RfkManager *self)
   self->written = g_hash_table_new (NULL, NULL);
   self->sweep_before = g_hash_table_new (NULL, NULL);
   self->newcomers = g_hash_table_new (NULL, NULL);
+  self->newcomers_on = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
   rfk_manager_airplane_init_timing (self);
   g_queue_init (&self->status_waiters);

@@ -351,6 +351,7 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
                   guint n)
 {
   g_autofree gboolean *before = g_new0 (gboolean, m->radios->len + 1);
+  g_autoptr (GPtrArray) turned_on = g_ptr_array_new ();
   gboolean held = model_airplane (m, FALSE), swept = FALSE;
 
   for (guint i = 0; i < m->radios->len; i++)
@@ -368,8 +369,20 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
       if (r->newcomer && !soft[k])
         {
           r->newcomer = FALSE;
-          if (m->list_active && others_blocked (m, r))
-            keep_off (m, r);
+          g_ptr_array_add (turned_on, r);
+        }
+    }
+  /* A newcomer's saved state turning it on is undone if the others are
+   * still off after the whole change: `rfkill unblock all` ends airplane
+   * mode instead. */
+  for (guint i = 0; i < turned_on->len; i++)
+    {
+      ModelRadio *r = turned_on->pdata[i];
+
+      if (m->list_active && !r->soft && others_blocked (m, r))
+        {
+          keep_off (m, r);
+          break;
         }
     }
   if (swept)
