@@ -193,6 +193,8 @@ entered_elsewhere (RfkManager *self)
   /* Remember only: the kernel already blocked them. */
   if (plan->save != NULL)
     rfk_manager_list_save (self, plan->save);
+  g_signal_emit (self,
+                 rfk_manager_signals[SIGNAL_AIRPLANE_ENTERED_ELSEWHERE], 0);
 }
 
 /* How long the rest of an "everything on" may take to arrive before a

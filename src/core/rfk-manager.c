@@ -112,6 +112,8 @@ rfk_manager_class_init (RfkManagerClass *klass)
     add_signal (klass, "airplane-mode-changed", 1, G_TYPE_BOOLEAN);
   signals[SIGNAL_AIRPLANE_ENDED_ELSEWHERE] =
     add_signal (klass, "airplane-mode-ended-elsewhere", 0);
+  signals[SIGNAL_AIRPLANE_ENTERED_ELSEWHERE] =
+    add_signal (klass, "airplane-mode-entered-elsewhere", 0);
   signals[SIGNAL_AIRPLANE_LIGHT_CHANGED] =
     add_signal (klass, "airplane-light-changed", 1, G_TYPE_BOOLEAN);
   signals[SIGNAL_AIRPLANE_ERROR_CHANGED] =

@@ -153,6 +153,9 @@ G_END_DECLS
  *  "airplane-mode-changed"   (gboolean enabled)
  *  "airplane-mode-ended-elsewhere" ()  another program turned every
  *                            radio on; the ones off before are off again
+ *  "airplane-mode-entered-elsewhere" ()  another program (or the key)
+ *                            turned every radio off; the states from
+ *                            before are the list, for airplane mode off
  *  "airplane-light-changed"  (gboolean lit)
  *  "airplane-error-changed"  ()  see rfk_manager_get_airplane_error()
  *  "state-changed"           ()  see rfk_manager_get_state()

@@ -1,6 +1,7 @@
 /*
  * rfk-notifier.c: one desktop notification per hardware switch flip, one
- * when another program ends airplane mode, and one per failed action.
+ * when the airplane key or another program starts or ends airplane mode,
+ * and one per failed action.
  *
  * Sent as a GNotification through the application, so GLib picks the
  * desktop's way: org.gtk.Notifications where GNOME Shell has it, else
@@ -95,17 +96,34 @@ rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
         rfk_tray_item_state_for (self->manager, self->names));
 }
 
-/* Another program (a key, gsd, `rfkill unblock all`) ended airplane mode
- * and the manager switched the radios that were off before off again. */
+/* The key or another program (gsd, `rfkill unblock all`) ended airplane
+ * mode and the manager switched the radios that were off before off
+ * again.  The kernel's events do not say which of them it was. */
 static void
 on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
 {
   if (!g_settings_get_boolean (self->settings, "notifications"))
     return;
   rfk_notifier_show (self, _("Airplane mode is off"),
-                     _("Another program turned the radios on. Those that "
-                       "were off before airplane mode are off again."),
+                     _("The airplane key or another program turned the "
+                       "radios on. Those that were off before airplane mode "
+                       "are off again."),
                      RFK_ICON_RADIOS_ON);
+}
+
+/* The key or another program (`rfkill block all`) turned every radio
+ * off: the user learns that airplane mode began, and that ending it
+ * brings the radios back as they were. */
+static void
+on_airplane_entered_elsewhere (RfkManager *manager, RfkNotifier *self)
+{
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+  rfk_notifier_show (self, _("Airplane mode is on"),
+                     _("The airplane key or another program turned every "
+                       "radio off. Ending airplane mode turns on again the "
+                       "radios that were on."),
+                     RFK_ICON_AIRPLANE_MODE);
 }
 
 static void
@@ -288,6 +306,8 @@ rfk_notifier_new (GApplication *app, RfkManager *manager, GSettings *settings,
   self->names = names != NULL ? g_object_ref (names) : NULL;
   g_signal_connect (manager, "airplane-mode-ended-elsewhere",
                     G_CALLBACK (on_airplane_ended_elsewhere), self);
+  g_signal_connect (manager, "airplane-mode-entered-elsewhere",
+                    G_CALLBACK (on_airplane_entered_elsewhere), self);
   g_signal_connect (manager, "device-added",
                     G_CALLBACK (on_device_seen), self);
   g_signal_connect (manager, "hardware-switch-changed",

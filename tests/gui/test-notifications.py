@@ -1,4 +1,5 @@
-"""Notifications: one per hardware switch flip, none for our own changes.
+"""Notifications: one per hardware switch flip and per airplane-key press,
+none for our own changes.
 
 Scenario: the notification daemon is python3-dbusmock's template.  The
 user switches a radio and airplane mode from the menu (no notification);
@@ -78,6 +79,28 @@ def test(logdir):
         check(len(notifications.notify_calls()) == 2,
               f'notified for NOT_OWNER: {notifications.notify_calls()[2:]}')
 
+        # The airplane key (the fake's rfkill-input toggling "all"): airplane
+        # mode begins elsewhere, then ends elsewhere; each told once, each
+        # replacing the last.
+        for n_before, want in [(2, 'Airplane mode is on'),
+                               (3, 'Airplane mode is off')]:
+            fake.command('key')
+            wait_for(lambda: len(notifications.notify_calls()) > n_before, 5,
+                     f'a notification for the key: {want!r}')
+            time.sleep(QUIET_S)
+            calls = notifications.notify_calls()
+            check(len(calls) == n_before + 1,
+                  f'one key press, {len(calls) - n_before} notifications: '
+                  f'{calls[n_before:]}')
+            n = calls[n_before]
+            log('key:', n['summary'], '|', n['body'], '| replaces', n['replaces_id'])
+            check(n['summary'] == want, f'summary: {n["summary"]}')
+            check('airplane key or another program' in n['body'],
+                  f'body says by what: {n["body"]!r}')
+            check(n['replaces_id'] == 1, f'replaces_id: {n["replaces_id"]}')
+        check(item.find('Airplane mode') and
+              not item.find('Airplane mode').checked, 'airplane mode off again')
+
         # Notifications off (menu item bound to GSettings): silent flip.
         item.click('Notifications')
         wait_for(lambda: not item.find('Notifications').checked, 5,
@@ -86,8 +109,16 @@ def test(logdir):
         wait_for(lambda: item.find('Bluetooth (hci0) — blocked: hardware switch'),
                  5, 'the flip reached the applet')
         time.sleep(QUIET_S)
-        check(len(notifications.notify_calls()) == 2,
+        check(len(notifications.notify_calls()) == 4,
               f'notified although off: {notifications.notify_calls()}')
+        fake.set_hard_all(False)
+        wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 5, 'switch back')
+        fake.command('key')
+        wait_for(lambda: item.find('Airplane mode').checked, 5,
+                 'the key turned airplane mode on')
+        time.sleep(QUIET_S)
+        check(len(notifications.notify_calls()) == 4,
+              f'the key notified although off: {notifications.notify_calls()[4:]}')
 
 
 if __name__ == '__main__':
