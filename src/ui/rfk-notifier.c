@@ -73,10 +73,13 @@ send (RfkNotifier *self, const char *id, const char *category,
   g_application_send_notification (self->app, id, notification);
 }
 
+/* A radio notification: only with the "notifications" setting on. */
 static void
 rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
                    RfkIconState icon_state)
 {
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
   send (self, NOTIFICATION_ID, "device", summary, body, icon_state);
 }
 
@@ -102,8 +105,6 @@ rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
 static void
 on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
 {
-  if (!g_settings_get_boolean (self->settings, "notifications"))
-    return;
   rfk_notifier_show (self, _("Airplane mode is off"),
                      _("The airplane key or another program turned the "
                        "radios on. Those that were off before airplane mode "
@@ -117,8 +118,6 @@ on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
 static void
 on_airplane_entered_elsewhere (RfkManager *manager, RfkNotifier *self)
 {
-  if (!g_settings_get_boolean (self->settings, "notifications"))
-    return;
   rfk_notifier_show (self, _("Airplane mode is on"),
                      _("The airplane key or another program turned every "
                        "radio off. Ending airplane mode turns on again the "
