@@ -316,7 +316,12 @@ test_flood_of_flips_ends_as_the_flood_left_it (Fixture *f, gconstpointer data)
 static void
 test_airplane_mode_entered_over_several_reads (Fixture *f, gconstpointer data)
 {
+  g_autofree char *log = NULL;
+
   setup_laptop (f);
+  /* Our own airplane mode, on and off: nobody else's doing. */
+  airplane (f, TRUE);
+  airplane (f, FALSE);
   fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), TRUE);
   test_settle (50);
   g_assert_false (rfk_manager_get_airplane_mode (f->manager));
@@ -324,6 +329,11 @@ test_airplane_mode_entered_over_several_reads (Fixture *f, gconstpointer data)
   test_settle (50);
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   g_assert_true (test_store_is_active ());
+  /* Said once, for the sweep of another program only. */
+  log = test_take_log (f);
+  g_assert_nonnull (strstr (log, "airplane entered elsewhere"));
+  g_assert_null (strstr (strstr (log, "airplane entered elsewhere") + 1,
+                         "airplane entered elsewhere"));
 
   fake_rfkill_set_soft (f->fake, idx_of (f, "hci0"), FALSE);
   fake_rfkill_set_soft (f->fake, idx_of (f, "phy0"), FALSE);

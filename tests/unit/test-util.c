@@ -237,6 +237,12 @@ on_ended_elsewhere (RfkManager *m, Fixture *f)
 }
 
 static void
+on_entered_elsewhere (RfkManager *m, Fixture *f)
+{
+  log_line (f, g_strdup ("airplane entered elsewhere"));
+}
+
+static void
 on_airplane_light (RfkManager *m, gboolean lit, Fixture *f)
 {
   log_line (f, g_strdup_printf ("light %s", lit ? "lit" : "dark"));
@@ -264,6 +270,9 @@ test_log_signals (Fixture *f, RfkManager *m)
   if (g_signal_lookup ("airplane-mode-ended-elsewhere", RFK_TYPE_MANAGER))
     g_signal_connect (m, "airplane-mode-ended-elsewhere",
                       G_CALLBACK (on_ended_elsewhere), f);
+  if (g_signal_lookup ("airplane-mode-entered-elsewhere", RFK_TYPE_MANAGER))
+    g_signal_connect (m, "airplane-mode-entered-elsewhere",
+                      G_CALLBACK (on_entered_elsewhere), f);
   g_signal_connect (m, "airplane-light-changed", G_CALLBACK (on_airplane_light), f);
   g_signal_connect (m, "state-changed", G_CALLBACK (on_state), f);
 }
