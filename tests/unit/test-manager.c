@@ -294,6 +294,7 @@ test_airplane_light_events (Fixture *f, gconstpointer data)
   g_assert_cmpstr (log, ==,
                    "changed 0 phy0 soft=1 hard=0\nairplane on\n"
                    "light lit\n"
+                   "airplane entered elsewhere\n"
                    "changed 0 phy0 soft=0 hard=0\nairplane off\n"
                    "light dark\n"
                    /* another program went in and out of airplane mode */
