@@ -818,9 +818,21 @@ def boot3():
         return dict(l.split(':')[0::2] for l in out.splitlines() if l.count(':') == 2)
     st = wait_for(lambda: wlan0_state().get('wlan0') == 'disconnected' and wlan0_state(), 60)
     ok(bool(st), f'NetworkManager: wlan0 is available (disconnected) ({wlan0_state()})')
-    # wpa_supplicant scans too: EBUSY means "try again", not broken
-    r = wait_for(lambda: (lambda r: r if r.returncode == 0 else None)(
-        sh(['iw', 'dev', 'wlan0', 'scan'], quiet=True)), 30, 1)
+    # wpa_supplicant scans too: EBUSY means "try again", not broken.  A
+    # scan under TCG on a busy host can take long: 90 s, and the last
+    # answer is kept for the report.
+    tries = []
+
+    def scan():
+        r = sh(['iw', 'dev', 'wlan0', 'scan'], quiet=True)
+        tries.append(r)
+        return r if r.returncode == 0 else None
+    r = wait_for(scan, 90, 1)
+    last = tries[-1] if tries else None
+    if r is None:
+        diag(f'{len(tries)} scans, the last: rc '
+             f'{last.returncode if last else None} '
+             f'{(last.stderr if last else "").strip()!r}; rfkill: {radios()}')
     ok(r is not None, 'iw dev wlan0 scan works on the in-tree rfkill')
 
 
