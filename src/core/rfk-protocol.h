@@ -79,8 +79,9 @@ typedef enum {
  *   u8 0xff | u8 'I' | u8 ioctl number (_IOC_NR) | u8 0
  * and the peer answers it, in order like any packet, with a status packet
  * carrying the ioctl's errno.  Only argument-less ioctls cross:
- * RFK_IOC_AIRPLANE_MODE_EVENTS and RFK_IOC_AIRPLANE_MODE_BREAK.  It is shorter than any write, so a peer that does
- * not know it answers EINVAL, like the kernel to a short write.
+ * RFK_IOC_AIRPLANE_MODE_EVENTS and RFK_IOC_AIRPLANE_MODE_BREAK.  The
+ * packet is shorter than any write, so a peer that does not know it
+ * answers EINVAL, like the kernel to a short write.
  */
 #define RFK_IOCTL_PACKET_SIZE   4
 #define RFK_IOCTL_PACKET_MAGIC1 'I'
