@@ -112,9 +112,17 @@ for item in sys.argv[1:]:
 for name, test in failures:
     print(f"=== FAILED {name}: {test.get('name')} ({test.get('result')}, "
           f"{test.get('duration', 0):.1f} s)")
-    tail = ((test.get("stdout") or "").splitlines() +
-            (test.get("stderr") or "").splitlines())
-    for text in tail[-25:]:
+    out = (test.get("stdout") or "").splitlines()
+    err = (test.get("stderr") or "").splitlines()
+    # A TAP test's failing check may sit far above its last lines: show
+    # every "not ok" with the diagnostics that follow it, then the tails.
+    shown = 0
+    for i, text in enumerate(out):
+        if text.startswith("not ok") and shown < 10:
+            shown += 1
+            for extra in out[i:i + 8]:
+                print(f"  ! {extra[:300]}")
+    for text in out[-12:] + err[-12:]:
         print(f"    {text[:300]}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
