@@ -564,8 +564,13 @@ def indicator_ops(tap, vm, applet, stock):
         err = a.write(acquire)
         tap.ok(err == 0, "a new open of the former owner may ACQUIRE",
                f"errno {err}")
+        vm.mark("owner-relights")
         err = a.write(change(1))
         tap.ok(err == 0, "and light it", f"errno {err}")
+        # The LED write of that CHANGE reaches the debugcon a little
+        # later: wait for it, or it would land after the next mark.
+        check_led(tap, vm, "owner-relights", True,
+                  "the new owner's CHANGE: the LED lights on the debugcon")
         vm.mark("owner-closes")
         a.close()
         check_led(tap, vm, "owner-closes", False,
