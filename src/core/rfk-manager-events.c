@@ -25,6 +25,7 @@ rfk_manager_remove_device (RfkManager *self, RfkDevice *device)
   g_hash_table_steal (self->devices, GUINT_TO_POINTER (idx));
   g_hash_table_remove (self->newcomers, GUINT_TO_POINTER (idx));
   g_hash_table_remove (self->sweep_before, GUINT_TO_POINTER (idx));
+  rfk_manager_resume_radio_removed (self, idx);
   g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_REMOVED], 0, device);
   rfk_manager_device_free (device);
   rfk_requests_check_confirmed (self, idx, NULL);
@@ -39,6 +40,7 @@ rfk_manager_remove_all_devices (RfkManager *self)
                                                   self->sorted->len - 1));
   /* A device that comes back may reuse these indices (a relay). */
   g_array_set_size (self->newcomers_on, 0);
+  g_array_set_size (self->resume_on, 0);
   rfk_manager_update_airplane_mode (self);
 }
 
@@ -94,6 +96,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_ADDED], 0, device);
   self->others_in_batch = TRUE;
   rfk_manager_airplane_radio_added (self, device);
+  rfk_manager_resume_radio_added (self, device);
   rfk_manager_update_airplane_mode (self);
 }
 
@@ -143,7 +146,10 @@ handle_change (RfkManager *self, const RfkEvent *event)
                                     GUINT_TO_POINTER (event->idx));
     }
   if (device != NULL)
-    rfk_manager_airplane_radio_changed (self, device, before.soft, ours);
+    {
+      rfk_manager_airplane_radio_changed (self, device, before.soft, ours);
+      rfk_manager_resume_radio_changed (self, device, before.soft, ours);
+    }
   rfk_manager_update_airplane_mode (self);
 }
 
@@ -219,6 +225,7 @@ rfk_manager_batch_end (RfkManager *self)
   if (!self->in_batch)
     return;
   rfk_manager_airplane_batch_newcomers (self);
+  rfk_manager_resume_batch_end (self);
   /* What the batch end itself changes is ours, not another program's. */
   self->in_batch = FALSE;
   rfk_manager_airplane_batch_end (self);

@@ -74,15 +74,62 @@ newcomer_on_pending (RfkManager *self, guint32 idx)
   return FALSE;
 }
 
+/* The resume guard decides about it at the batch's end, and it came on
+ * while airplane mode held: until then it counts as off, for the same
+ * reason (rfk-manager-resume.c). */
+static gboolean
+resume_pending (RfkManager *self, guint32 idx)
+{
+  for (guint i = 0; i < self->resume_on->len; i++)
+    {
+      RfkResumePending *p = &g_array_index (self->resume_on,
+                                            RfkResumePending, i);
+
+      if (p->idx == idx)
+        return p->held;
+    }
+  return FALSE;
+}
+
 /* Radios being blocked by airplane mode's own enforcement already count
  * as blocked, so a hot-plugged radio does not make airplane mode blink
- * off and on. */
+ * off and on; so do the ones waiting for the batch's end. */
 static gboolean
-device_counts_blocked (RfkManager *self, RfkDevice *device)
+counts_blocked (RfkManager *self, RfkDevice *device, gboolean with_resume)
 {
   return rfk_device_is_blocked (device)
          || claimed_by_enforcement (self, device->idx)
-         || newcomer_on_pending (self, device->idx);
+         || newcomer_on_pending (self, device->idx)
+         || (with_resume && resume_pending (self, device->idx));
+}
+
+/* The newcomers are decided before the resume guard, by the radios as
+ * they are: the guard's pending ones count as on there. */
+gboolean
+rfk_manager_others_blocked (RfkManager *self, RfkDevice *device)
+{
+  for (guint i = 0; i < self->sorted->len; i++)
+    {
+      RfkDevice *other = g_ptr_array_index (self->sorted, i);
+
+      if (other != device
+          && rfk_airplane_policy_takes_part (self->airplane_types, other)
+          && !counts_blocked (self, other, FALSE))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+rfk_manager_soft_leaves (RfkManager *self, RfkDevice *device)
+{
+  gpointer value;
+
+  if (g_hash_table_lookup_extended (self->inflight,
+                                    GUINT_TO_POINTER (device->idx), NULL,
+                                    &value))
+    return GPOINTER_TO_INT (value) - 1;
+  return device->soft;
 }
 
 void
@@ -123,10 +170,11 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
   guint unblocked = self->n_counted_on;
 
   /* Radios our enforcement is blocking count as blocked already, and so
-   * do newcomers waiting for the batch's end.  Both live only while a
-   * hot-plugged radio is being kept off, so walking the radios then
-   * costs nothing worth a tally. */
-  if (unblocked > 0 && (enforcing_any (self) || self->newcomers_on->len > 0))
+   * do newcomers and radios the resume guard watches, waiting for the
+   * batch's end.  They live only while a radio is being kept off, so
+   * walking the radios then costs nothing worth a tally. */
+  if (unblocked > 0 && (enforcing_any (self) || self->newcomers_on->len > 0
+                        || self->resume_on->len > 0))
     {
       unblocked = 0;
       for (guint i = 0; i < self->sorted->len; i++)
@@ -134,7 +182,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
           RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
           if (rfk_airplane_policy_takes_part (self->airplane_types, device)
-              && !device_counts_blocked (self, device))
+              && !counts_blocked (self, device, TRUE))
             unblocked++;
         }
     }

@@ -24,10 +24,7 @@
 static gboolean
 holds_for_others (RfkManager *self, RfkDevice *device)
 {
-  guint unblocked;
-
-  rfk_manager_compute_airplane_mode (self, &unblocked);
-  return unblocked == (rfk_device_is_blocked (device) ? 0 : 1);
+  return rfk_manager_others_blocked (self, device);
 }
 
 static void

@@ -12,6 +12,8 @@
  *   rfk-manager-airplane.c    carries out airplane-mode requests
  *   rfk-manager-others.c      what other programs do: sweeps, airplane
  *                             mode entered or ended elsewhere, newcomers
+ *   rfk-manager-resume.c      radios the user had off stay off across
+ *                             suspend
  *   rfk-manager-testing.c     the seams of rfk-manager-testing.h
  *
  * Each field of the struct below is written by the file its section
@@ -32,6 +34,15 @@
 G_BEGIN_DECLS
 
 typedef struct _Request Request;
+
+/* A radio the resume guard watches that came on in this batch.  It
+ * counts as off until the end of the batch only if airplane mode held
+ * when it came on: otherwise counting it off could make airplane mode
+ * seem to begin (rfk-manager-resume.c). */
+typedef struct {
+  guint32 idx;
+  gboolean held;
+} RfkResumePending;
 
 typedef enum {
   REQUEST_SET_BLOCKED,
@@ -135,6 +146,19 @@ struct _RfkManager
    * off at its end if the rest of the batch left the others off. */
   GArray *newcomers_on;
 
+  /* ---- rfk-manager-resume.c: the resume guard. */
+  gboolean keep_radio_states; /* the setting */
+  /* From PrepareForSleep(true) to the end of the window after resume:
+   * stable key -> GUINT (the guard's writes so far + 1) of the radios
+   * that were off. */
+  gboolean resume_watch;
+  GHashTable *asleep_off;
+  guint resume_source;        /* ends the window */
+  /* RfkResumePending list: radios on asleep_off that came on in this
+   * batch, decided at its end. */
+  GArray *resume_on;
+  gboolean resume_changed_in_batch; /* one came on by a CHANGE, not ADD */
+
   /* ---- rfk-manager-list.c: the restore list. */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
   /* A corrupt list moved aside whose marker could not be saved: the list
@@ -190,6 +214,7 @@ enum {
   SIGNAL_AIRPLANE_MODE_CHANGED,
   SIGNAL_AIRPLANE_ENDED_ELSEWHERE,
   SIGNAL_AIRPLANE_ENTERED_ELSEWHERE,
+  SIGNAL_RADIO_KEPT_OFF,
   SIGNAL_AIRPLANE_LIGHT_CHANGED,
   SIGNAL_AIRPLANE_ERROR_CHANGED,
   SIGNAL_STATE_CHANGED,
@@ -213,6 +238,12 @@ void rfk_manager_tally (RfkManager *self, const RfkDevice *device, int sign);
 void rfk_manager_retally (RfkManager *self);
 gboolean rfk_manager_compute_airplane_mode (RfkManager *self,
                                             guint *out_unblocked);
+/* Every counted radio but device is blocked, or being blocked by our
+ * enforcement (radios the resume guard has yet to decide about count as
+ * what they are). */
+gboolean rfk_manager_others_blocked (RfkManager *self, RfkDevice *device);
+/* The radio's soft state as the requests in flight leave it. */
+gboolean rfk_manager_soft_leaves (RfkManager *self, RfkDevice *device);
 
 /* rfk-manager-events.c */
 void rfk_manager_remove_device (RfkManager *self, RfkDevice *device);
@@ -316,5 +347,20 @@ void rfk_manager_airplane_batch_newcomers (RfkManager *self);
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_init_timing (RfkManager *self);
+
+/* rfk-manager-resume.c */
+void rfk_manager_resume_init (RfkManager *self);
+void rfk_manager_resume_dispose (RfkManager *self);
+void rfk_manager_resume_finalize (RfkManager *self);
+/* A caller's request names these radios: the guard leaves them alone. */
+void rfk_manager_resume_forget (RfkManager *self, RfkDevice *device);
+void rfk_manager_resume_forget_type (RfkManager *self, guint type);
+void rfk_manager_resume_forget_all (RfkManager *self);
+void rfk_manager_resume_radio_added (RfkManager *self, RfkDevice *device);
+void rfk_manager_resume_radio_changed (RfkManager *self, RfkDevice *device,
+                                       gboolean soft_before, gboolean ours);
+void rfk_manager_resume_radio_removed (RfkManager *self, guint32 idx);
+/* Called while the batch is still open, after the newcomers. */
+void rfk_manager_resume_batch_end (RfkManager *self);
 
 G_END_DECLS

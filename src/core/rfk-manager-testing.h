@@ -33,7 +33,15 @@ typedef struct {
   guint ended_settle_ms;  /* the rest of an "everything on" may follow */
   guint flap_quiet_ms;    /* decisions this close wait for quiet */
   guint confirm_ms;       /* the kernel confirms a write within */
+  /* How long after resume the guard watches (rfk-manager-resume.c); 0:
+   * until rfk_manager_resume_end_window(). */
+  guint resume_ms;
 } RfkManagerTiming;
 void rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing);
+
+/* The resume guard's window ends now, as its timeout would. */
+void rfk_manager_resume_end_window (RfkManager *self);
+/* The guard is watching: between sleep and the window's end. */
+gboolean rfk_manager_resume_watching (RfkManager *self);
 
 G_END_DECLS

@@ -48,6 +48,7 @@ rfk_manager_dispose (GObject *object)
 {
   rfk_manager_connection_dispose (RFK_MANAGER (object));
   rfk_manager_airplane_cancel_settle (RFK_MANAGER (object));
+  rfk_manager_resume_dispose (RFK_MANAGER (object));
   G_OBJECT_CLASS (rfk_manager_parent_class)->dispose (object);
 }
 
@@ -69,6 +70,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->sweep_before);
   g_hash_table_unref (self->newcomers);
   g_array_unref (self->newcomers_on);
+  rfk_manager_resume_finalize (self);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
   g_free (self->unrecorded_copy);
@@ -114,6 +116,8 @@ rfk_manager_class_init (RfkManagerClass *klass)
     add_signal (klass, "airplane-mode-ended-elsewhere", 0);
   signals[SIGNAL_AIRPLANE_ENTERED_ELSEWHERE] =
     add_signal (klass, "airplane-mode-entered-elsewhere", 0);
+  signals[SIGNAL_RADIO_KEPT_OFF] =
+    add_signal (klass, "radio-kept-off", 2, G_TYPE_POINTER, G_TYPE_BOOLEAN);
   signals[SIGNAL_AIRPLANE_LIGHT_CHANGED] =
     add_signal (klass, "airplane-light-changed", 1, G_TYPE_BOOLEAN);
   signals[SIGNAL_AIRPLANE_ERROR_CHANGED] =
@@ -158,6 +162,7 @@ rfk_manager_init (RfkManager *self)
   self->newcomers_on = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
   rfk_manager_airplane_init_timing (self);
+  rfk_manager_resume_init (self);
   g_queue_init (&self->status_waiters);
 }
 
@@ -290,6 +295,7 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
       return;
     }
 
+  rfk_manager_resume_forget (self, device);
   held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_BLOCKED, cancellable,
                              callback, user_data,
@@ -297,19 +303,6 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
   if (rfk_request_want (request, device, blocked != FALSE))
     rfk_request_commit (request);
   rfk_manager_airplane_request_end (self, held);
-}
-
-/* The radio's soft state as the requests in flight leave it. */
-static gboolean
-soft_wanted (RfkManager *self, RfkDevice *device)
-{
-  gpointer value;
-
-  if (g_hash_table_lookup_extended (self->inflight,
-                                    GUINT_TO_POINTER (device->idx), NULL,
-                                    &value))
-    return GPOINTER_TO_INT (value) - 1;
-  return device->soft;
 }
 
 /* A menu click: the opposite of where the earlier requests leave the
@@ -325,7 +318,7 @@ rfk_manager_toggle_blocked_async (RfkManager *self, guint32 idx,
   g_return_if_fail (RFK_IS_MANAGER (self));
   device = rfk_manager_lookup (self, idx);
   rfk_manager_set_blocked_async (self, idx,
-                                 device != NULL && !soft_wanted (self, device),
+                                 device != NULL && !rfk_manager_soft_leaves (self, device),
                                  cancellable, callback, user_data);
 }
 
@@ -362,6 +355,7 @@ rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
       return;
     }
 
+  rfk_manager_resume_forget_type (self, type);
   held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
                              user_data, rfk_manager_set_type_blocked_async);
@@ -425,6 +419,8 @@ request_airplane (RfkManager *self, gboolean enabled,
   Request *request;
   GTask *task;
 
+  /* Airplane mode names every radio: the user has the last word. */
+  rfk_manager_resume_forget_all (self);
   if (self->state != RFK_MANAGER_STATE_READY || self->n_counted == 0)
     {
       g_autoptr (GTask) failed = g_task_new (self, cancellable, callback,

@@ -125,6 +125,17 @@ const GError *rfk_manager_get_airplane_error (RfkManager *self);
 void rfk_manager_set_airplane_types (RfkManager *self, guint32 type_mask);
 guint32 rfk_manager_get_airplane_types (RfkManager *self);
 
+/*
+ * The resume guard (RULES.md, "Suspend and resume"): radios that are off
+ * when the system goes to sleep stay off after it wakes, whoever turns
+ * them on in the first seconds (a driver, BlueZ, a sleep script), unless
+ * a caller asks for them.  On by default; the "keep-radio-states"
+ * setting.  Feed it logind's PrepareForSleep: TRUE before sleep, FALSE
+ * after resume.  "radio-kept-off" tells what it did.
+ */
+void rfk_manager_set_keep_radio_states (RfkManager *self, gboolean keep);
+gboolean rfk_manager_get_keep_radio_states (RfkManager *self);
+void rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping);
 /* TRUE while any radio is hard-blocked by a switch (SIGNAL reason). */
 gboolean rfk_manager_get_hardware_blocked (RfkManager *self);
 
@@ -156,6 +167,11 @@ G_END_DECLS
  *  "airplane-mode-entered-elsewhere" ()  another program (or the key)
  *                            turned every radio off; the states from
  *                            before are the list, for airplane mode off
+ *  "radio-kept-off"          (RfkDevice *device, gboolean gave_up)
+ *                            after resume, another program turned on a
+ *                            radio that was off: switched off again (once
+ *                            per radio and resume), or, gave_up, left on
+ *                            because it was turned on again after a retry
  *  "airplane-light-changed"  (gboolean lit)
  *  "airplane-error-changed"  ()  see rfk_manager_get_airplane_error()
  *  "state-changed"           ()  see rfk_manager_get_state()

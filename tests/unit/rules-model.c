@@ -19,6 +19,8 @@ model_new (void)
   m->list = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m->refusals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        NULL);
+  m->asleep_off = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         NULL);
   return m;
 }
 
@@ -28,6 +30,7 @@ model_free (Model *m)
   g_ptr_array_unref (m->radios);
   g_hash_table_unref (m->list);
   g_hash_table_unref (m->refusals);
+  g_hash_table_unref (m->asleep_off);
   g_free (m);
 }
 
@@ -126,6 +129,22 @@ keep_off (Model *m, ModelRadio *r)
       write_radio (o, TRUE);
 }
 
+/* A caller asks for r: the resume guard leaves it to the caller. */
+static void
+guard_forget (Model *m, ModelRadio *r)
+{
+  g_autofree char *key = model_key (r);
+
+  g_hash_table_remove (m->asleep_off, key);
+}
+
+static void
+guard_end (Model *m)
+{
+  m->watching = FALSE;
+  g_hash_table_remove_all (m->asleep_off);
+}
+
 static void
 set_one (Model *m, ModelRadio *r, gboolean blocked)
 {
@@ -143,6 +162,7 @@ model_set_blocked (Model *m, guint32 idx, gboolean blocked)
 
   if (r == NULL)
     return;
+  guard_forget (m, r);
   set_one (m, r, blocked);
   /* Switched on by hand while airplane mode held: it ended. */
   if (held && !model_airplane (m, TRUE))
@@ -156,7 +176,10 @@ model_set_type (Model *m, guint8 type, gboolean blocked)
 
   EACH (r)
     if (r->type == type)
-      set_one (m, r, blocked);
+      {
+        guard_forget (m, r);
+        set_one (m, r, blocked);
+      }
   if (held && !model_airplane (m, TRUE))
     forget_list (m);
 }
@@ -166,6 +189,7 @@ model_airplane_on (Model *m)
 {
   gboolean any = FALSE;
 
+  guard_end (m);  /* airplane mode names every radio */
   EACH (r)
     any |= !r->refused;
   if (!any)
@@ -198,6 +222,7 @@ model_airplane_off (Model *m)
   gboolean any = FALSE, switchable = FALSE;
   gboolean stays_off[G_N_ELEMENTS (m->global)] = { FALSE };
 
+  guard_end (m);
   EACH (r)
     {
       any |= !r->refused;
@@ -304,6 +329,50 @@ decide_about_others (Model *m, gboolean held_before,
     }
 }
 
+/* The resume guard watches one of the radios in on. */
+static gboolean
+guarded_on (Model *m, GPtrArray *on)
+{
+  for (guint i = 0; m->watching && i < on->len; i++)
+    {
+      g_autofree char *key = model_key (on->pdata[i]);
+
+      if (g_hash_table_contains (m->asleep_off, key))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The resume guard: each radio of on that was off at sleep, is still on
+ * and not kept off already goes off again, at most twice per resume;
+ * the third time it is left on and forgotten. */
+static void
+guard (Model *m, GPtrArray *on)
+{
+  if (!m->watching)
+    return;
+  for (guint i = 0; i < on->len; i++)
+    {
+      ModelRadio *r = on->pdata[i];
+      g_autofree char *key = model_key (r);
+      gpointer value;
+      guint tries;
+
+      if (r->soft || r->leaves
+          || !g_hash_table_lookup_extended (m->asleep_off, key, NULL, &value))
+        continue;
+      tries = GPOINTER_TO_UINT (value) - 1;
+      if (tries >= 2)
+        {
+          g_hash_table_remove (m->asleep_off, key);
+          continue;
+        }
+      g_hash_table_insert (m->asleep_off, g_steal_pointer (&key),
+                           GUINT_TO_POINTER (tries + 2));
+      write_radio (r, TRUE);
+    }
+}
+
 void
 model_radio_added (Model *m, guint32 idx, guint8 type, const char *name,
                    gboolean refuses)
@@ -335,6 +404,13 @@ model_radio_added (Model *m, guint32 idx, guint8 type, const char *name,
       if (!r->soft)
         keep_off (m, r);
     }
+  if (!r->soft)
+    {
+      g_autoptr (GPtrArray) on = g_ptr_array_new ();
+
+      g_ptr_array_add (on, r);
+      guard (m, on);
+    }
 }
 
 void
@@ -352,7 +428,8 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
 {
   g_autofree gboolean *before = g_new0 (gboolean, m->radios->len + 1);
   g_autoptr (GPtrArray) turned_on = g_ptr_array_new ();
-  gboolean held = model_airplane (m, FALSE), swept = FALSE;
+  g_autoptr (GPtrArray) came_on = g_ptr_array_new ();
+  gboolean held = model_airplane (m, FALSE), swept = FALSE, every_on = TRUE;
 
   for (guint i = 0; i < m->radios->len; i++)
     before[i] = ((ModelRadio *) m->radios->pdata[i])->soft;
@@ -364,6 +441,8 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
         continue;
       r->soft = r->leaves = soft[k];
       swept = TRUE;
+      if (!soft[k])
+        g_ptr_array_add (came_on, r);
       if (r->refused)
         set_refused (m, r, FALSE);
       if (r->newcomer && !soft[k])
@@ -372,6 +451,9 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
           g_ptr_array_add (turned_on, r);
         }
     }
+  EACH (r)
+    if (!r->refused && r->soft && !r->hard)
+      every_on = FALSE;
   /* A newcomer's saved state turning it on is undone if the others are
    * still off after the whole change: `rfkill unblock all` ends airplane
    * mode instead. */
@@ -384,6 +466,16 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
           keep_off (m, r);
           break;
         }
+    }
+  /* Our airplane mode ended by the key or `rfkill unblock all` (every
+   * radio on, as the kernel has them): the user's, which ends the
+   * resume guard's watch.  Else it keeps its radios off. */
+  if (guarded_on (m, came_on))
+    {
+      if (every_on && m->list_active)
+        guard_end (m);
+      else
+        guard (m, came_on);
     }
   if (swept)
     decide_about_others (m, held, before);
@@ -404,8 +496,27 @@ model_hard (Model *m, guint32 idx, gboolean hard)
 }
 
 void
+model_sleep (Model *m, gboolean keep)
+{
+  guard_end (m);
+  if (!keep)
+    return;
+  EACH (r)
+    if (r->leaves)
+      g_hash_table_insert (m->asleep_off, model_key (r), GUINT_TO_POINTER (1));
+  m->watching = g_hash_table_size (m->asleep_off) > 0;
+}
+
+void
+model_resume_window_end (Model *m)
+{
+  guard_end (m);
+}
+
+void
 model_restart (Model *m)
 {
+  guard_end (m);  /* kept in memory only */
   EACH (r)
     r->newcomer = FALSE;
   /* What happened while none of our programs ran is the user's. */

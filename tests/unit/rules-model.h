@@ -32,6 +32,10 @@ typedef struct {
   GHashTable *list;        /* "type:name" -> GINT (soft + 1) */
   gboolean global[32];     /* the kernel's global soft state per type */
   GHashTable *refusals;    /* "type:name" -> GINT (soft it stayed + 1) */
+  /* The resume guard: from sleep to the end of the window after resume,
+   * "type:name" -> GUINT (its writes + 1) of the radios off at sleep. */
+  gboolean watching;
+  GHashTable *asleep_off;
 } Model;
 
 Model *model_new (void);
@@ -60,6 +64,10 @@ void model_radio_removed (Model *m, guint32 idx);
 void model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
                        guint n);
 void model_hard (Model *m, guint32 idx, gboolean hard);
+/* The system sleeps and wakes (keep: the keep-radio-states setting);
+ * the guard's window after resume ends. */
+void model_sleep (Model *m, gboolean keep);
+void model_resume_window_end (Model *m);
 /* The applet or the CLI starts anew on the same kernel. */
 void model_restart (Model *m);
 

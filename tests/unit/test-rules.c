@@ -58,6 +58,7 @@ typedef struct {
   Model *m;
   RfkManager *manager;
   GRand *rand;
+  gboolean keep;          /* the keep-radio-states setting, per run */
   GString *steps;         /* what happened, for a failure's report */
 } Run;
 
@@ -239,6 +240,7 @@ start_manager (Run *run)
   run->k.fd = fds[1];
   run->manager = rfk_manager_new ("rules-kernel");
   rfk_manager_set_timing (run->manager, &timing);
+  rfk_manager_set_keep_radio_states (run->manager, run->keep);
   rfk_manager_adopt_fd (run->manager, fds[0], FALSE);
   /* The initial ADDs, then READY, as open() gives them. */
   for (guint i = 0; i < run->k.radios->len; i++)
@@ -387,7 +389,29 @@ step_outside (Run *run)
   KRadio *r = kernel_lookup (k, idx);
 
   settle (run);
-  switch (g_rand_int_range (run->rand, 0, 8))
+  /* While the resume guard watches, what it guards against comes often:
+   * a driver or a program turns on a radio that is off. */
+  if (m->watching && g_rand_boolean (run->rand))
+    {
+      KRadio *off = NULL;
+
+      for (guint i = 0; i < k->radios->len && off == NULL; i++)
+        if (((KRadio *) k->radios->pdata[(i + idx) % k->radios->len])->soft)
+          off = k->radios->pdata[(i + idx) % k->radios->len];
+      if (off != NULL)
+        {
+          gboolean on = FALSE;
+
+          g_string_append_printf (run->steps, "others: %u on (a driver)\n",
+                                  off->idx);
+          kernel_set_soft (k, off, FALSE);
+          model_others_set (m, &off->idx, &on, 1);
+          deliver (run, G_MAXUINT);
+          settle (run);
+          return;
+        }
+    }
+  switch (g_rand_int_range (run->rand, 0, 10))
     {
     case 0:
     case 1:
@@ -479,6 +503,42 @@ step_outside (Run *run)
         g_ptr_array_remove (k->radios, r);
       }
       break;
+    case 7:
+      {
+        /* Suspend and resume; drivers, BlueZ or a sleep script may turn
+         * some radios on as the system wakes, in one batch. */
+        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, 4);
+        g_autoptr (GArray) softs = g_array_new (FALSE, FALSE,
+                                                sizeof (gboolean));
+        gboolean off = FALSE;
+
+        g_string_append (run->steps, "sleep, resume\n");
+        rfk_manager_prepare_for_sleep (run->manager, TRUE);
+        rfk_manager_prepare_for_sleep (run->manager, FALSE);
+        model_sleep (m, run->keep);
+        if (g_rand_boolean (run->rand))
+          break;
+        for (guint i = 0; i < k->radios->len; i++)
+          {
+            KRadio *o = k->radios->pdata[i];
+
+            if (!o->soft || g_rand_boolean (run->rand))
+              continue;
+            g_string_append_printf (run->steps, "  resume turns %u on\n",
+                                    o->idx);
+            kernel_set_soft (k, o, FALSE);
+            g_array_append_val (ids, o->idx);
+            g_array_append_val (softs, off);
+          }
+        model_others_set (m, (guint32 *) ids->data,
+                          (gboolean *) softs->data, ids->len);
+      }
+      break;
+    case 8:
+      g_string_append (run->steps, "resume window ends\n");
+      rfk_manager_resume_end_window (run->manager);
+      model_resume_window_end (m);
+      break;
     default:
       g_string_append (run->steps, "restart\n");
       stop_manager (run);
@@ -566,6 +626,11 @@ compare (Run *run)
                                               ? "off" : "on")
                                          : "-");
     }
+  if (rfk_manager_resume_watching (run->manager) != m->watching)
+    g_string_append_printf (diff, "resume guard watching: engine %d, "
+                            "model %d\n",
+                            rfk_manager_resume_watching (run->manager),
+                            m->watching);
   if (store == NULL || store->active != m->list_active)
     g_string_append_printf (diff, "list active: engine %d, model %d\n",
                             store != NULL && store->active, m->list_active);
@@ -609,6 +674,9 @@ run_one (guint32 seed, const char *sysfs, GString *steps)
   char *diff;
 
   run.rand = g_rand_new_with_seed (seed);
+  run.keep = g_rand_int_range (run.rand, 0, 4) != 0 && !g_getenv ("NOKEEP");
+  if (!run.keep)
+    g_string_append (steps, "keep-radio-states off\n");
   run.steps = steps;
   verbose_log = steps;
   run.m = model_new ();

@@ -243,6 +243,13 @@ on_entered_elsewhere (RfkManager *m, Fixture *f)
 }
 
 static void
+on_kept_off (RfkManager *m, RfkDevice *d, gboolean gave_up, Fixture *f)
+{
+  log_line (f, g_strdup_printf ("%s %s", gave_up ? "left on" : "kept off",
+                                d->name));
+}
+
+static void
 on_airplane_light (RfkManager *m, gboolean lit, Fixture *f)
 {
   log_line (f, g_strdup_printf ("light %s", lit ? "lit" : "dark"));
@@ -273,6 +280,8 @@ test_log_signals (Fixture *f, RfkManager *m)
   if (g_signal_lookup ("airplane-mode-entered-elsewhere", RFK_TYPE_MANAGER))
     g_signal_connect (m, "airplane-mode-entered-elsewhere",
                       G_CALLBACK (on_entered_elsewhere), f);
+  if (g_signal_lookup ("radio-kept-off", RFK_TYPE_MANAGER))
+    g_signal_connect (m, "radio-kept-off", G_CALLBACK (on_kept_off), f);
   g_signal_connect (m, "airplane-light-changed", G_CALLBACK (on_airplane_light), f);
   g_signal_connect (m, "state-changed", G_CALLBACK (on_state), f);
 }
