@@ -27,6 +27,14 @@ apply_airplane_types (RfkSettings *self)
                                   rfk_preferences_get_airplane_types (self->settings));
 }
 
+static void
+apply_keep_radio_states (RfkSettings *self)
+{
+  rfk_manager_set_keep_radio_states (self->manager,
+                                     g_settings_get_boolean (self->settings,
+                                                             "keep-radio-states"));
+}
+
 static gboolean
 apply_led_rule (RfkSettings *self, GError **error)
 {
@@ -60,6 +68,8 @@ on_settings_changed (GSettings *settings, const char *key, RfkSettings *self)
 
   if (g_str_equal (key, "airplane-radio-types"))
     apply_airplane_types (self);
+  else if (g_str_equal (key, "keep-radio-states"))
+    apply_keep_radio_states (self);
   else if (g_str_equal (key, "led-rule") && !apply_led_rule (self, &error))
     g_warning ("%s", error->message);
 }
@@ -186,6 +196,7 @@ rfk_settings_new (RfkManager *manager, GError **error)
   g_signal_connect_swapped (self->leds, "status-changed",
                             G_CALLBACK (on_leds_status_changed), self);
   apply_airplane_types (self);
+  apply_keep_radio_states (self);
   if (!apply_led_rule (self, &led_error))
     g_debug ("%s", led_error->message);
 

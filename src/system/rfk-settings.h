@@ -2,8 +2,9 @@
  * rfk-settings.h: the user's preferences (GSettings) applied to the core.
  *
  * Keys (schema APP_ID): "notifications" (read by the notifier and bound to
- * the menu), "airplane-radio-types" (pushed into the manager) and
- * "led-rule" (applied with the LED controller).
+ * the menu), "airplane-radio-types" and "keep-radio-states" (pushed into
+ * the manager; the latter also bound to the menu) and "led-rule" (applied
+ * with the LED controller).
  */
 #pragma once
 

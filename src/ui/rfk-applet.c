@@ -23,6 +23,7 @@
 #include "rfk-nm-radios.h"
 #include "rfk-notifier.h"
 #include "rfk-settings.h"
+#include "rfk-sleep-watch.h"
 #include "rfk-udev-names.h"
 
 typedef struct
@@ -34,6 +35,7 @@ typedef struct
   RfkTrayItem *tray_item;
   RfkNotifier *notifier;
   RfkNmRadios *nm_radios;
+  RfkSleepWatch *sleep_watch;
   RfkDBusService *service;  /* from dbus_register until shutdown */
   RfkGsdRfkill *gsd_rfkill;
   RfkAppNotice *notice;
@@ -51,6 +53,7 @@ rfk_applet_clear (RfkApplet *applet)
   g_clear_object (&applet->service);
   g_clear_handle_id (&applet->sigterm_id, g_source_remove);
   g_clear_handle_id (&applet->sigint_id, g_source_remove);
+  g_clear_object (&applet->sleep_watch);
   g_clear_object (&applet->nm_radios);
   g_clear_object (&applet->notifier);
   g_clear_object (&applet->tray_item);
@@ -106,6 +109,11 @@ on_activate (GApplication *app, RfkApplet *applet)
                            G_CALLBACK (rfk_notifier_tell_failure),
                            applet->notifier, G_CONNECT_SWAPPED);
   applet->nm_radios = rfk_nm_radios_new (applet->manager, NULL);
+  /* The resume guard (RULES.md): radios off before sleep stay off. */
+  applet->sleep_watch = rfk_sleep_watch_new (NULL);
+  g_signal_connect_object (applet->sleep_watch, "prepare-for-sleep",
+                           G_CALLBACK (rfk_manager_prepare_for_sleep),
+                           applet->manager, G_CONNECT_SWAPPED);
   rfk_manager_start (applet->manager);
 
   /* Clients and `rfkill-applet --airplane` go through the model from now

@@ -50,6 +50,7 @@ struct _RfkMenu
   GtkWidget *led_separator;  /* shown with led_status_item only */
   GtkWidget *led_status_item;
   GtkWidget *notifications_item;
+  GtkWidget *keep_states_item;
   GtkWidget *autostart_item;
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */

@@ -122,6 +122,13 @@ build (RfkMenu *self)
   g_settings_bind (gsettings, "notifications", self->notifications_item,
                    "active", G_SETTINGS_BIND_DEFAULT);
 
+  /* TRANSLATORS: a check item: radios that are off before the computer
+   * sleeps stay off when it wakes up, whatever turns them on then. */
+  self->keep_states_item =
+    append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Keep radios off after suspend")));
+  g_settings_bind (gsettings, "keep-radio-states", self->keep_states_item,
+                   "active", G_SETTINGS_BIND_DEFAULT);
+
   self->autostart_item =
     append_item (self, gtk_check_menu_item_new_with_mnemonic (_("_Start at login")));
   gtk_check_menu_item_set_active (GTK_CHECK_MENU_ITEM (self->autostart_item),

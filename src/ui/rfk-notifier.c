@@ -1,7 +1,7 @@
 /*
  * rfk-notifier.c: one desktop notification per hardware switch flip, one
  * when the airplane key or another program starts or ends airplane mode,
- * and one per failed action.
+ * one when a radio is kept off after resume, and one per failed action.
  *
  * Sent as a GNotification through the application, so GLib picks the
  * desktop's way: org.gtk.Notifications where GNOME Shell has it, else
@@ -54,11 +54,18 @@ join_labels (GPtrArray *labels)
   return g_strjoinv (_(", "), (char **) labels->pdata);
 }
 
+/* The button of a radio kept off after resume ("app." + name, with the
+ * radio's stable key). */
+#define ACTION_KEEP_ON "keep-radio-on"
+
 /* Shows (or replaces) the notification with this id; never waits for
- * the daemon. */
+ * the daemon.  button: NULL, or a label for ACTION_KEEP_ON on the radio
+ * with this stable key. */
 static void
-send (RfkNotifier *self, const char *id, const char *category,
-      const char *summary, const char *body, RfkIconState icon_state)
+send_with_button (RfkNotifier *self, const char *id, const char *category,
+                  const char *summary, const char *body,
+                  RfkIconState icon_state, const char *button,
+                  const char *key)
 {
   g_autoptr(GNotification) notification = g_notification_new (summary);
   g_autoptr(GIcon) icon = rfk_icon_new (icon_state);
@@ -70,7 +77,27 @@ send (RfkNotifier *self, const char *id, const char *category,
   g_notification_set_body (notification, body);
   g_notification_set_icon (notification, icon);
   g_notification_set_category (notification, category);
+  if (button != NULL)
+    g_notification_add_button_with_target (notification, button,
+                                           "app." ACTION_KEEP_ON, "s", key);
   g_application_send_notification (self->app, id, notification);
+}
+
+static void
+send (RfkNotifier *self, const char *id, const char *category,
+      const char *summary, const char *body, RfkIconState icon_state)
+{
+  send_with_button (self, id, category, summary, body, icon_state, NULL,
+                    NULL);
+}
+
+/* The name the menu shows: "Bluetooth — Intel AX200 Bluetooth (hci0)". */
+static char *
+label_for (RfkNotifier *self, const RfkDevice *device)
+{
+  return self->names != NULL
+           ? rfk_radio_facts_label (rfk_udev_names_lookup (self->names, device))
+           : rfk_radio_label (device);
 }
 
 /* A radio notification: only with the "notifications" setting on. */
@@ -124,6 +151,79 @@ on_airplane_entered_elsewhere (RfkManager *manager, RfkNotifier *self)
                        "radios that were on."),
                      RFK_ICON_AIRPLANE_MODE);
 }
+
+/* The resume guard (rfk-manager-resume.c) switched a radio off again,
+ * or gave up on it.  The kernel's events do not say which program turned
+ * it on. */
+static void
+on_radio_kept_off (RfkManager *manager, RfkDevice *device, gboolean gave_up,
+                   RfkNotifier *self)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *body = NULL;
+
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+  label = label_for (self, device);
+  if (gave_up)
+    {
+      body = g_strdup_printf (_("Something keeps turning %s on since the "
+                                "computer woke up, so it was left on."),
+                              label);
+      send (self, NOTIFICATION_ID, "device", _("Radio left on after resume"),
+            body, rfk_tray_item_state_for (self->manager, self->names));
+      return;
+    }
+  key = rfk_device_dup_key (device);
+  body = g_strdup_printf (_("%s was turned on as the computer woke up. It "
+                            "was off before, so it is off again."), label);
+  send_with_button (self, NOTIFICATION_ID, "device",
+                    _("Radio kept off after resume"), body,
+                    rfk_tray_item_state_for (self->manager, self->names),
+                    _("Keep It On"), key);
+}
+
+static void
+keep_on_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (RfkNotifier) self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!rfk_manager_set_blocked_finish (RFK_MANAGER (source), result, &error)
+      && self->manager != NULL)
+    rfk_notifier_tell_failure (self, _("Cannot turn the radio on"),
+                               error->message);
+}
+
+/* "Keep It On": the user's request, which the guard never undoes. */
+static void
+on_keep_on (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  RfkNotifier *self = user_data;
+  const char *key = g_variant_get_string (parameter, NULL);
+  GPtrArray *devices = rfk_manager_get_devices (self->manager);
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+      g_autofree char *device_key = rfk_device_dup_key (device);
+
+      if (g_str_equal (device_key, key))
+        {
+          rfk_manager_set_blocked_async (self->manager, device->idx, FALSE,
+                                         NULL, keep_on_done,
+                                         g_object_ref (self));
+          return;
+        }
+    }
+  rfk_notifier_tell_failure (self, _("Cannot turn the radio on"),
+                             _("It is no longer there."));
+}
+
+static const GActionEntry actions[] = {
+  { ACTION_KEEP_ON, on_keep_on, "s", NULL, NULL, { 0 } },
+};
 
 static void
 show_pending (RfkNotifier *self)
@@ -229,10 +329,7 @@ on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
   if (!g_settings_get_boolean (self->settings, "notifications"))
     return;
 
-  /* The name the menu shows: "Bluetooth — Intel AX200 Bluetooth (hci0)". */
-  label = self->names != NULL
-            ? rfk_radio_facts_label (rfk_udev_names_lookup (self->names, device))
-            : rfk_radio_label (device);
+  label = label_for (self, device);
   if (g_hash_table_contains (self->pending, label))
     {
       /* Flipped twice within the window: the last state wins, and
@@ -257,7 +354,10 @@ rfk_notifier_dispose (GObject *object)
   RfkNotifier *self = RFK_NOTIFIER (object);
 
   if (self->manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->manager, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->manager, self);
+      g_action_map_remove_action (G_ACTION_MAP (self->app), ACTION_KEEP_ON);
+    }
   g_clear_handle_id (&self->collect_id, g_source_remove);
   g_clear_object (&self->settings);
   g_clear_object (&self->names);
@@ -311,5 +411,9 @@ rfk_notifier_new (GApplication *app, RfkManager *manager, GSettings *settings,
                     G_CALLBACK (on_device_seen), self);
   g_signal_connect (manager, "hardware-switch-changed",
                     G_CALLBACK (on_hardware_switch_changed), self);
+  g_signal_connect (manager, "radio-kept-off",
+                    G_CALLBACK (on_radio_kept_off), self);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), actions,
+                                   G_N_ELEMENTS (actions), self);
   return self;
 }

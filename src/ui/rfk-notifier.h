@@ -1,8 +1,9 @@
 /*
  * rfk-notifier.h: desktop notifications when a hardware switch blocks or
  * unblocks radios, and when another program ends airplane mode (then the
- * radios that were off before are off again).  Our own soft changes never
- * notify.  Radios flipped by
+ * radios that were off before are off again), and when a radio is kept
+ * off after resume (with a "Keep It On" button).  Our own soft changes
+ * never notify.  Radios flipped by
  * one switch are named in one notification, and a later flip replaces the
  * earlier notification instead of stacking a new one.  A user's action
  * that failed is told too, under an id of its own (failures replace
