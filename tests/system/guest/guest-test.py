@@ -739,6 +739,7 @@ def boot2():
     section(airplane_recreated_radio, before)
     section(airplane_key_twice, before)
     section(airplane_unblock_all, before)
+    section(resume_guard)
     section(remove_dkms_package)
 
 
@@ -787,6 +788,88 @@ def airplane_unblock_all(before):
     ok(wait_for(lambda: soft_states() == before, 5),
        f'`rfkill unblock all` during airplane mode: the radios that were off are off again '
        f'({soft_states()}, want {before})')
+
+
+# A sleep hook as blueman's power manager, BlueZ or a distribution's
+# script acts: Bluetooth on at resume, whatever the user had.
+RESUME_HOOK = '''[Unit]
+Description=Turns Bluetooth on at resume (rfkill-applet's system test)
+After=suspend.target
+
+[Service]
+Type=oneshot
+ExecStart=/usr/sbin/rfkill unblock bluetooth
+ExecStartPost=/bin/sh -c 'echo ran >>/run/rfk-resume-hook'
+
+[Install]
+WantedBy=suspend.target
+'''
+
+
+def bluetooth_soft():
+    return next((r['soft'] for r in radios().values() if r['type'] == 'bluetooth'), None)
+
+
+def suspend_and_resume():
+    """systemctl suspend: logind sends PrepareForSleep, systemd-sleep
+    writes "mem"; qemu's RTC alarm wakes the VM (S3, woken by the CMOS
+    alarm as a laptop's lid or timer would); then the hook runs."""
+    runs = read('/run/rfk-resume-hook').count('ran')
+    with open('/sys/class/rtc/rtc0/wakealarm', 'w') as f:
+        f.write('0')
+    with open('/sys/class/rtc/rtc0/wakealarm', 'w') as f:
+        f.write('+10')
+    t0 = time.monotonic()
+    sh(['systemctl', 'suspend'])
+    ran = wait_for(lambda: read('/run/rfk-resume-hook').count('ran') > runs, 120, 0.5)
+    journal = sh(['journalctl', '-b', '-o', 'cat', '--since', '-3min', '-g',
+                  'PM: suspend|PrepareForSleep|suspend.target'], quiet=True).stdout
+    diag(f'suspend and resume: {time.monotonic() - t0:.1f} s; hook ran: {bool(ran)}\n'
+         + '\n'.join(journal.splitlines()[-6:]))
+    return bool(ran)
+
+
+def resume_guard():
+    """The seat user had Bluetooth off; a resume hook turns it on.  The
+    applet, told by logind, switches it off again and notifies (seen on
+    the session bus); with keep-radio-states off it stays on."""
+    with open('/etc/systemd/system/rfk-resume-radio.service', 'w') as f:
+        f.write(RESUME_HOOK)
+    sh(['systemctl', 'daemon-reload'])
+    sh(['systemctl', 'enable', 'rfk-resume-radio.service'])
+    sh(['rfkill', 'unblock', 'all'])
+    sh(['rfkill', 'block', 'bluetooth'])
+    ok(wait_for(lambda: bluetooth_soft() == '1', 5), 'resume: Bluetooth off before the suspend')
+    # Every Notify call on the user's session bus.
+    uid = UIDS[USER]
+    monitor_log = open('/tmp/notify-monitor.log', 'w')
+    monitor = subprocess.Popen(
+        ['runuser', '-u', USER, '--', 'env',
+         f'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{uid}/bus', 'dbus-monitor',
+         "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
+        stdout=monitor_log, stderr=subprocess.STDOUT)
+    time.sleep(1)
+    try:
+        resumed = suspend_and_resume()
+        ok(resumed, 'resume: systemctl suspend, woken by the RTC alarm, the resume hook ran')
+        kept = wait_for(lambda: bluetooth_soft() == '1', 15)
+        ok(kept, f'resume: the applet switched Bluetooth off again ({radio_summary()})')
+        seen = wait_for(lambda: 'Radio kept off after resume' in read('/tmp/notify-monitor.log'), 10)
+        ok(seen, 'resume: the notification "Radio kept off after resume" went to the session\'s '
+           'notification service')
+
+        gsettings('set', SCHEMA, 'keep-radio-states', 'false')
+        resumed = suspend_and_resume()
+        time.sleep(5)
+        ok(resumed and bluetooth_soft() == '0',
+           f'resume with keep-radio-states off: Bluetooth left on ({radio_summary()})')
+    finally:
+        monitor.terminate()
+        monitor.wait(5)
+        monitor_log.close()
+        gsettings('reset', SCHEMA, 'keep-radio-states')
+        sh(['systemctl', 'disable', 'rfk-resume-radio.service'])
+        sh(['rfkill', 'unblock', 'all'])
 
 
 def remove_dkms_package():
