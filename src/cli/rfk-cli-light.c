@@ -14,8 +14,6 @@
 #include <glib/gi18n.h>
 #include <poll.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "rfk-cli-common.h"
@@ -53,18 +51,15 @@ next_status (int fd)
 static int
 break_hold (int fd, gboolean is_socket)
 {
-  guint8 packet[RFK_IOCTL_PACKET_SIZE];
-  gsize size;
   int err;
 
-  if (!is_socket)
-    return ioctl (fd, RFK_IOCTL_AIRPLANE_MODE_BREAK) == 0 ? 0 : errno;
-  /* the peer first ends its list of ADDs with a status packet */
-  if (next_status (fd) < 0)
+  /* a socket peer first ends its list of ADDs with a status packet */
+  if (is_socket && next_status (fd) < 0)
     return ETIMEDOUT;
-  size = rfk_ioctl_packet_encode (RFK_IOC_AIRPLANE_MODE_BREAK, packet);
-  if (send (fd, packet, size, MSG_NOSIGNAL) != (gssize) size)
+  if (!rfk_transport_ioctl (fd, is_socket, RFK_IOC_AIRPLANE_MODE_BREAK))
     return errno;
+  if (!is_socket)
+    return 0;
   err = next_status (fd);
   return err < 0 ? ETIMEDOUT : err;
 }

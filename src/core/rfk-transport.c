@@ -137,19 +137,27 @@ rfk_transport_open_full (const char *path, gboolean read_only,
 }
 
 gboolean
-rfk_transport_ask_indicator_events (int fd, gboolean is_socket)
+rfk_transport_ioctl (int fd, gboolean is_socket, guint8 nr)
 {
   guint8 packet[RFK_IOCTL_PACKET_SIZE];
   gsize size;
   gssize n;
 
   if (!is_socket)
-    return ioctl (fd, RFK_IOCTL_AIRPLANE_MODE_EVENTS) == 0;
-  size = rfk_ioctl_packet_encode (RFK_IOC_AIRPLANE_MODE_EVENTS, packet);
+    return ioctl (fd, _IO (RFK_IOC_MAGIC, nr)) == 0;
+  size = rfk_ioctl_packet_encode (nr, packet);
   do
     n = send (fd, packet, size, MSG_NOSIGNAL);
   while (n < 0 && errno == EINTR);
+  if (n >= 0 && n != (gssize) size)
+    errno = EIO;  /* a packet is sent whole or not at all */
   return n == (gssize) size;
+}
+
+gboolean
+rfk_transport_ask_indicator_events (int fd, gboolean is_socket)
+{
+  return rfk_transport_ioctl (fd, is_socket, RFK_IOC_AIRPLANE_MODE_EVENTS);
 }
 
 gssize

@@ -34,13 +34,17 @@ gboolean rfk_transport_write (int fd, const char *path,
                               const RfkEvent *event, GError **error);
 
 /*
- * Asks for the airplane-mode indicator's op-5 events on fd, which only
- * readers that ask get (so that readers written for the in-tree module
- * never see an op they do not know).  A device answers at once: FALSE with
- * errno ENOTTY or ENOSYS from a kernel without our module.  A socket is
- * sent an ioctl packet (rfk-protocol.h), whose status packet the caller
- * must expect; TRUE then only says it was sent.
+ * One of our argument-less ioctls (nr: RFK_IOC_AIRPLANE_MODE_EVENTS,
+ * RFK_IOC_AIRPLANE_MODE_BREAK).  A device answers at once: FALSE with
+ * errno set (ENOTTY or ENOSYS from a kernel without our module).  A
+ * socket is sent the ioctl packet (rfk-protocol.h), whose status packet
+ * the caller must expect; TRUE then only says it was sent.
  */
+gboolean rfk_transport_ioctl (int fd, gboolean is_socket, guint8 nr);
+
+/* The airplane-mode indicator's op-5 events go only to readers that ask
+ * (so that readers written for the in-tree module never see an op they
+ * do not know): rfk_transport_ioctl() with RFK_IOC_AIRPLANE_MODE_EVENTS. */
 gboolean rfk_transport_ask_indicator_events (int fd, gboolean is_socket);
 
 /* What failed, for rfk_transport_error_new(). */
