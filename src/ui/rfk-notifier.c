@@ -62,10 +62,9 @@ join_labels (GPtrArray *labels)
  * the daemon.  button: NULL, or a label for ACTION_KEEP_ON on the radio
  * with this stable key. */
 static void
-send_with_button (RfkNotifier *self, const char *id, const char *category,
-                  const char *summary, const char *body,
-                  RfkIconState icon_state, const char *button,
-                  const char *key)
+send (RfkNotifier *self, const char *id, const char *category,
+      const char *summary, const char *body, RfkIconState icon_state,
+      const char *button, const char *key)
 {
   g_autoptr(GNotification) notification = g_notification_new (summary);
   g_autoptr(GIcon) icon = rfk_icon_new (icon_state);
@@ -83,14 +82,6 @@ send_with_button (RfkNotifier *self, const char *id, const char *category,
   g_application_send_notification (self->app, id, notification);
 }
 
-static void
-send (RfkNotifier *self, const char *id, const char *category,
-      const char *summary, const char *body, RfkIconState icon_state)
-{
-  send_with_button (self, id, category, summary, body, icon_state, NULL,
-                    NULL);
-}
-
 /* The name the menu shows: "Bluetooth — Intel AX200 Bluetooth (hci0)". */
 static char *
 label_for (RfkNotifier *self, const RfkDevice *device)
@@ -100,14 +91,17 @@ label_for (RfkNotifier *self, const RfkDevice *device)
            : rfk_radio_label (device);
 }
 
-/* A radio notification: only with the "notifications" setting on. */
+/* A radio notification: only with the "notifications" setting on.
+ * button: NULL, or the label of ACTION_KEEP_ON for the radio keyed key. */
 static void
 rfk_notifier_show (RfkNotifier *self, const char *summary, const char *body,
-                   RfkIconState icon_state)
+                   RfkIconState icon_state, const char *button,
+                   const char *key)
 {
   if (!g_settings_get_boolean (self->settings, "notifications"))
     return;
-  send (self, NOTIFICATION_ID, "device", summary, body, icon_state);
+  send (self, NOTIFICATION_ID, "device", summary, body, icon_state, button,
+        key);
 }
 
 /*
@@ -123,7 +117,7 @@ rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
   g_return_if_fail (RFK_IS_NOTIFIER (self));
 
   send (self, FAILURE_NOTIFICATION_ID, "device.error", action, reason,
-        rfk_tray_item_state_for (self->manager, self->names));
+        rfk_tray_item_state_for (self->manager, self->names), NULL, NULL);
 }
 
 /* The key or another program (gsd, `rfkill unblock all`) ended airplane
@@ -136,7 +130,7 @@ on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
                      _("The airplane key or another program turned the "
                        "radios on. Those that were off before airplane mode "
                        "are off again."),
-                     RFK_ICON_RADIOS_ON);
+                     RFK_ICON_RADIOS_ON, NULL, NULL);
 }
 
 /* The key or another program (`rfkill block all`) turned every radio
@@ -149,7 +143,7 @@ on_airplane_entered_elsewhere (RfkManager *manager, RfkNotifier *self)
                      _("The airplane key or another program turned every "
                        "radio off. Ending airplane mode turns on again the "
                        "radios that were on."),
-                     RFK_ICON_AIRPLANE_MODE);
+                     RFK_ICON_AIRPLANE_MODE, NULL, NULL);
 }
 
 /* The resume guard (rfk-manager-resume.c) switched a radio off again,
@@ -159,29 +153,24 @@ static void
 on_radio_kept_off (RfkManager *manager, RfkDevice *device, gboolean gave_up,
                    RfkNotifier *self)
 {
-  g_autofree char *label = NULL;
-  g_autofree char *key = NULL;
+  g_autofree char *label = label_for (self, device);
+  g_autofree char *key = rfk_device_dup_key (device);
   g_autofree char *body = NULL;
+  RfkIconState icon = rfk_tray_item_state_for (self->manager, self->names);
 
-  if (!g_settings_get_boolean (self->settings, "notifications"))
-    return;
-  label = label_for (self, device);
   if (gave_up)
     {
       body = g_strdup_printf (_("Something keeps turning %s on since the "
                                 "computer woke up, so it was left on."),
                               label);
-      send (self, NOTIFICATION_ID, "device", _("Radio left on after resume"),
-            body, rfk_tray_item_state_for (self->manager, self->names));
+      rfk_notifier_show (self, _("Radio left on after resume"), body, icon,
+                         NULL, NULL);
       return;
     }
-  key = rfk_device_dup_key (device);
   body = g_strdup_printf (_("%s was turned on as the computer woke up. It "
                             "was off before, so it is off again."), label);
-  send_with_button (self, NOTIFICATION_ID, "device",
-                    _("Radio kept off after resume"), body,
-                    rfk_tray_item_state_for (self->manager, self->names),
-                    _("Keep It On"), key);
+  rfk_notifier_show (self, _("Radio kept off after resume"), body, icon,
+                     _("Keep It On"), key);
 }
 
 static void
@@ -275,7 +264,7 @@ show_pending (RfkNotifier *self)
       g_string_append_printf (body, _("Turned on: %s"), list);
     }
 
-  rfk_notifier_show (self, summary, body->str, icon);
+  rfk_notifier_show (self, summary, body->str, icon, NULL, NULL);
 }
 
 static gboolean
@@ -284,8 +273,7 @@ collect_done (gpointer user_data)
   RfkNotifier *self = user_data;
 
   self->collect_id = 0;
-  if (self->pending_order->len > 0 &&
-      g_settings_get_boolean (self->settings, "notifications"))
+  if (self->pending_order->len > 0)
     show_pending (self);
   g_hash_table_remove_all (self->pending);
   g_ptr_array_set_size (self->pending_order, 0);
