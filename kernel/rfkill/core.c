@@ -536,6 +536,32 @@ bool rfkill_get_global_sw_state(const enum rfkill_type type)
 }
 #endif /* CONFIG_RFKILL_INPUT */
 
+/*
+ * Only the airplane key reads the state of RFKILL_TYPE_ALL (newly
+ * registered devices start from their own type's), so clearing it moves
+ * no radio.  Built without rfkill-input, nothing reads it at all.
+ *
+ * Cleared only while some radio is soft-unblocked, i.e. while "all
+ * blocked" is stale: a program reacts to the events of airplane mode
+ * ending, and a key press may come between those events and its call.
+ * That press blocked every radio, and its state must stay.
+ */
+void rfkill_key_state_reset(void)
+{
+	struct rfkill *rfkill;
+	struct rfkill_state st;
+
+	mutex_lock(&rfkill_global_mutex);
+	list_for_each_entry(rfkill, &rfkill_list, node) {
+		rfkill_get_state(rfkill, &st);
+		if (!st.soft) {
+			rfkill_global_states[RFKILL_TYPE_ALL].cur = false;
+			break;
+		}
+	}
+	mutex_unlock(&rfkill_global_mutex);
+}
+
 /* ---- device model ---- */
 
 void rfkill_dev_release(struct device *dev)

@@ -3,8 +3,8 @@
  * /dev/rfkill: one event queue per open file, CHANGE/CHANGE_ALL writes,
  * the NOINPUT and MAX_SIZE ioctls, and the airplane-mode indicator ops
  * with their opt-in ioctl (RFKILL_IOCTL_AIRPLANE_MODE_EVENTS), the ioctl
- * that takes the indicator back, and the misc device's sysfs file that
- * names its holder.
+ * that takes the indicator back, the one that resets the airplane key's
+ * state, and the misc device's sysfs file that names its holder.
  */
 #include <linux/capability.h>
 #include <linux/compat.h>
@@ -440,6 +440,13 @@ static long rfkill_fop_ioctl(struct file *filp, unsigned int cmd,
 	}
 	if (_IOC_NR(cmd) == RFKILL_IOC_AIRPLANE_MODE_BREAK)
 		return rfkill_apm_break();
+	if (_IOC_NR(cmd) == RFKILL_IOC_AIRPLANE_MODE_KEY_RESET) {
+		/* as CHANGE_ALL, which needs write() */
+		if (!(filp->f_mode & FMODE_WRITE))
+			return -EBADF;
+		rfkill_key_state_reset();
+		return 0;
+	}
 
 	mutex_lock(&file->mtx);
 

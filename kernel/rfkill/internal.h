@@ -96,6 +96,9 @@ int rfkill_dev_resume(struct device *dev);
 /* Module init/exit of the parts that live in core.c. */
 void rfkill_core_init_states(void);
 
+/* RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET; takes rfkill_global_mutex. */
+void rfkill_key_state_reset(void);
+
 #ifdef CONFIG_RFKILL_INPUT
 /* Called by input.c, take rfkill_global_mutex themselves. */
 void rfkill_switch_all(enum rfkill_type type, bool blocked);

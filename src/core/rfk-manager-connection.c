@@ -222,6 +222,18 @@ rfk_manager_try_open (RfkManager *self)
 }
 
 void
+rfk_manager_connection_reset_key (RfkManager *self)
+{
+  if (self->fd < 0 || self->read_only)
+    return;
+  /* A socket peer answers with a status that ends no request. */
+  if (rfk_transport_ioctl (self->fd, self->is_socket,
+                           RFK_IOC_AIRPLANE_MODE_KEY_RESET)
+      && self->is_socket)
+    g_queue_push_tail (&self->status_waiters, GUINT_TO_POINTER (0));
+}
+
+void
 rfk_manager_connection_dispose (RfkManager *self)
 {
   g_clear_handle_id (&self->read_source, g_source_remove);

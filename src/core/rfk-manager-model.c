@@ -202,6 +202,15 @@ rfk_manager_update_airplane_mode (RfkManager *self)
   if (enabled == self->airplane_mode)
     return;
   self->airplane_mode = enabled;
+  /*
+   * Airplane mode is over with a radio on, however it ended: the key's
+   * next press must start it again.  The key toggles from the kernel's
+   * state of "all", which airplane on may have blocked, and which only
+   * our kernel module can clear without unblocking every radio.  Not
+   * when the last radio merely went away.
+   */
+  if (!enabled && unblocked > 0 && self->state == RFK_MANAGER_STATE_READY)
+    self->hooks->airplane_ended (self);
 
   /* Not ours: decided at the end of the batch (rfk-manager-others.c).
    * Not when the last radio merely went away (it may come back). */

@@ -67,6 +67,8 @@ typedef struct {
    * spent); radios refused a request, so the list may no longer hold. */
   void (*airplane_done) (RfkManager *self, RequestKind kind);
   void (*refused) (RfkManager *self);
+  /* rfk-manager-model.c: airplane mode ended with a radio on. */
+  void (*airplane_ended) (RfkManager *self);
 } RfkManagerHooks;
 
 struct _RfkManager
@@ -258,6 +260,10 @@ void rfk_manager_connection_dispose (RfkManager *self);
 /* The status packet that ends a socket peer's initial ADDs: TRUE if buf
  * was that one. */
 gboolean rfk_manager_connection_take_list_end (RfkManager *self);
+/* The airplane key's next press blocks every radio again
+ * (RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET); a kernel without our module
+ * or a peer without it says no, which changes nothing. */
+void rfk_manager_connection_reset_key (RfkManager *self);
 
 /* rfk-manager-requests.c.  rfk_request_* act on one request,
  * rfk_requests_* on the manager's requests as a whole. */

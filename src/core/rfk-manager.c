@@ -143,6 +143,7 @@ static const RfkManagerHooks hooks = {
   .closed = connection_closed,
   .airplane_done = rfk_manager_airplane_finished,
   .refused = rfk_manager_airplane_drop_stale,
+  .airplane_ended = rfk_manager_connection_reset_key,
 };
 
 static void

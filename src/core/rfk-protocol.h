@@ -55,6 +55,7 @@ typedef enum {
 #define RFK_IOCTL_AIRPLANE_MODE_EVENTS RFKILL_IOCTL_AIRPLANE_MODE_EVENTS
 /* Ours: CAP_NET_ADMIN takes the indicator from whoever holds it. */
 #define RFK_IOC_AIRPLANE_MODE_BREAK    RFKILL_IOC_AIRPLANE_MODE_BREAK
+#define RFK_IOC_AIRPLANE_MODE_KEY_RESET RFKILL_IOC_AIRPLANE_MODE_KEY_RESET
 #define RFK_IOCTL_AIRPLANE_MODE_BREAK  RFKILL_IOCTL_AIRPLANE_MODE_BREAK
 
 /*
@@ -79,7 +80,8 @@ typedef enum {
  *   u8 0xff | u8 'I' | u8 ioctl number (_IOC_NR) | u8 0
  * and the peer answers it, in order like any packet, with a status packet
  * carrying the ioctl's errno.  Only argument-less ioctls cross:
- * RFK_IOC_AIRPLANE_MODE_EVENTS and RFK_IOC_AIRPLANE_MODE_BREAK.  The
+ * RFK_IOC_AIRPLANE_MODE_EVENTS, RFK_IOC_AIRPLANE_MODE_BREAK and
+ * RFK_IOC_AIRPLANE_MODE_KEY_RESET.  The
  * packet is shorter than any write, so a peer that does not know it
  * answers EINVAL, like the kernel to a short write.
  */

@@ -349,6 +349,40 @@ def scenario(tap, vm, applet_path, logdir):
         tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
                "airplane key again: the menu shows airplane mode unchecked")
 
+        # Every radio on, airplane mode from the menu (the kernel's "all"
+        # is blocked with them), then ended by turning Bluetooth on from
+        # the menu.  The key's next press must start airplane mode again:
+        # the applet cleared "all" (RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET)
+        # without moving a radio; else the press would unblock Wi-Fi.
+        set_soft(vm, "phy0", 0)
+        set_soft(vm, "phy1", 0)
+        wait(lambda: soft_states(vm) == {"phy0": 0, "phy1": 0, "hci0": 0})
+        item.click("Airplane mode")
+        wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1, "hci0": 1})
+        wait(lambda: item.find("Airplane mode").checked)
+        item.click("Bluetooth (hci0)")
+        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
+                                               "hci0": 0} and soft_states(vm))
+        tap.ok(bool(now) and bool(wait(
+                   lambda: not item.find("Airplane mode").checked)),
+               "Bluetooth turned on from the menu ends airplane mode, Wi-Fi "
+               "stays off", f"got {soft_states(vm)}")
+        time.sleep(0.3)
+        vm.mark("key-after-radio-request")
+        vm.relay.write_file(NOTIFY, "0x88")
+        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
+                                               "hci0": 1} and soft_states(vm))
+        tap.ok(bool(now), "then the airplane key's first press blocks every "
+               "radio (airplane mode again, not Wi-Fi on)",
+               f"got {soft_states(vm)}")
+        time.sleep(0.3)
+        vm.relay.write_file(NOTIFY, "0x88")
+        want = {"phy0": 1, "phy1": 1, "hci0": 0}
+        now = wait(lambda: soft_states(vm) == want and soft_states(vm),
+                   timeout=15)
+        tap.ok(bool(now), "and the second press brings back what the first "
+               "found", f"got {soft_states(vm)}")
+
         # The rule changes live from GSettings.
         vm.mark("rule-never")
         r = gsettings("set", APP_ID, "led-rule", "never")

@@ -396,7 +396,18 @@ apply_ioctl (FakeRfkill *fake, Client *client, guint8 nr)
       return 0;
     }
   /* A stock kernel knows no such ioctl: ENOTTY since 6.8. */
-  if (fake->stock || nr != RFK_IOC_AIRPLANE_MODE_EVENTS)
+  if (fake->stock)
+    return ENOTTY;
+  if (nr == RFK_IOC_AIRPLANE_MODE_KEY_RESET)
+    {
+      /* rfkill-airplane.h: the key's state of "all" only, no radio, and
+       * only while some radio is soft-unblocked. */
+      for (guint i = 0; i < fake->radios->len; i++)
+        if (!((FakeRadio *) fake->radios->pdata[i])->soft)
+          fake->global_soft[RFK_TYPE_ALL] = FALSE;
+      return 0;
+    }
+  if (nr != RFK_IOC_AIRPLANE_MODE_EVENTS)
     return ENOTTY;
   indicator_events_optin (fake, client);
   return 0;

@@ -383,6 +383,47 @@ test_airplane_key_leaves_our_airplane_mode (Fixture *f, gconstpointer data)
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
 }
 
+/* Airplane mode ended by the user's own radio request (Bluetooth on from
+ * the menu): the key's next press starts airplane mode again, although
+ * airplane on blocked "all" (every radio was on).  Our kernel module
+ * clears the key's state without moving a radio; a stock kernel cannot,
+ * and the press turns every radio on instead (README). */
+static void
+test_airplane_key_after_a_radio_request (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean stock = GPOINTER_TO_INT (data);
+
+  fake_rfkill_set_stock (f->fake, stock);
+  setup_laptop (f);
+  fake_rfkill_set_soft (f->fake, idx_of (f, "phy1"), FALSE);
+  test_settle (30);
+  airplane (f, TRUE);
+  g_assert_true (fake_rfkill_get_global (f->fake, RFK_TYPE_ALL));
+  g_assert_true (test_set_blocked (f->manager, idx_of (f, "hci0"), FALSE,
+                                   &error));
+  g_assert_no_error (error);
+  test_settle (30);
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off phy1=off hci0=on");
+
+  fake_rfkill_press_airplane_key (f->fake);
+  test_settle (100);
+  if (stock)
+    g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on phy1=on hci0=on");
+  else
+    {
+      g_assert_cmpstr (fixture_soft_states (f), ==,
+                       "phy0=off phy1=off hci0=off");
+      g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+      /* Leaving it brings back what the press found. */
+      fake_rfkill_press_airplane_key (f->fake);
+      test_settle (100);
+      g_assert_cmpstr (fixture_soft_states (f), ==,
+                       "phy0=off phy1=off hci0=on");
+    }
+}
+
 /* Deliver 4: gsd's CHANGE_ALL or `rfkill unblock all` while we run. */
 static void
 test_other_program_ends_airplane_mode (Fixture *f, gconstpointer data)
@@ -642,6 +683,12 @@ main (int argc, char **argv)
        test_radio_off_before_the_sweep_stays_off);
   ADD ("airplane-key-leaves-our-airplane-mode",
        test_airplane_key_leaves_our_airplane_mode);
+  g_test_add ("/airplane/airplane-key-after-a-radio-request", Fixture,
+              GINT_TO_POINTER (FALSE), fixture_setup,
+              test_airplane_key_after_a_radio_request, fixture_teardown);
+  g_test_add ("/airplane/airplane-key-after-a-radio-request-stock", Fixture,
+              GINT_TO_POINTER (TRUE), fixture_setup,
+              test_airplane_key_after_a_radio_request, fixture_teardown);
   ADD ("other-program-ends-airplane-mode",
        test_other_program_ends_airplane_mode);
   ADD ("other-program-ends-airplane-mode-over-several-reads",

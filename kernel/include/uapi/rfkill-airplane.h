@@ -55,6 +55,21 @@
  * past that, the newest unread one is replaced by the new state and moves
  * to the end of the queue, so indicator events never push a reader's
  * device events out of its queue.
+ *
+ * The airplane key (KEY_RFKILL through rfkill-input) toggles every radio
+ * from the global state of RFKILL_TYPE_ALL, which only CHANGE_ALL of
+ * RFKILL_TYPE_ALL and the key itself set.  A program that blocked "all"
+ * for airplane mode, and then saw airplane mode end by single radios
+ * being switched on, cannot reset it on a stock kernel without
+ * unblocking every radio; the key's next press would then turn every
+ * radio on instead of starting airplane mode again.
+ * RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET sets that state to "unblocked"
+ * and changes no radio, nor the global state of any single type.  It
+ * does so only while some radio is soft-unblocked (the state is stale):
+ * when every radio is blocked, a key press may have come between the
+ * events the program saw and its call, and that press's state stays.
+ * Returns 0 either way.  It needs a file open for writing, like
+ * CHANGE_ALL (-EBADF otherwise).
  */
 #ifndef _UAPI_RFKILL_AIRPLANE_H
 #define _UAPI_RFKILL_AIRPLANE_H
@@ -77,6 +92,11 @@
 #define RFKILL_IOC_AIRPLANE_MODE_BREAK		0x42
 #define RFKILL_IOCTL_AIRPLANE_MODE_BREAK \
 	_IO('R', RFKILL_IOC_AIRPLANE_MODE_BREAK)
+
+/* The key's next press blocks every radio (above). */
+#define RFKILL_IOC_AIRPLANE_MODE_KEY_RESET	0x43
+#define RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET \
+	_IO('R', RFKILL_IOC_AIRPLANE_MODE_KEY_RESET)
 
 #define RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC	20
 #define RFKILL_AIRPLANE_MODE_MAX_QUEUED		16

@@ -2,6 +2,8 @@
 /*
  * rfkill-input (keys, NOINPUT, SW_RFKILL_ALL) and suspend/resume.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -10,6 +12,39 @@
 #include <linux/uinput.h>
 
 #include "guest.h"
+
+/*
+ * RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET (ours): "all" blocked by
+ * CHANGE_ALL, then one radio switched on singly (airplane mode ended by
+ * a program's radio request).  Without the reset the key's next press
+ * would unblock every radio; after it, the press blocks them all.
+ */
+static void test_key_reset(int kbd)
+{
+	int fd = rfk_open(), ro = open("/dev/rfkill", O_RDONLY | O_CLOEXEC);
+	int r;
+
+	set_all(1);
+	wait_soft("111", WAIT_MS);
+	block_one(fd, &radios[2], 0);
+	wait_soft("110", WAIT_MS);
+	r = ioctl(ro, RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET) < 0 ? -errno : 0;
+	tap_ok(r == -EBADF, "KEY_RESET on a read-only fd -> EBADF (got %s)", err_name(r));
+	r = ioctl(fd, RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET) < 0 ? -errno : 0;
+	tap_ok(r == 0, "KEY_RESET on a writable fd -> 0 (got %s)", err_name(r));
+	sleep_ms(QUIET_MS);
+	tap_ok(wait_soft("110", 10), "KEY_RESET moves no radio");
+	press(kbd, KEY_RFKILL);
+	tap_ok(wait_soft("111", WAIT_MS),
+	       "after KEY_RESET, KEY_RFKILL blocks every radio (without it: unblocks)");
+	/* every radio blocked: "all" is not stale, a late reset keeps it */
+	ioctl(fd, RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET);
+	press(kbd, KEY_RFKILL);
+	tap_ok(wait_soft("000", WAIT_MS),
+	       "KEY_RESET with every radio blocked keeps the key's state: the next press unblocks");
+	close(ro);
+	close(fd);
+}
 
 void test_input(void)
 {
@@ -64,6 +99,7 @@ void test_input(void)
 		ioctl(sw, UI_DEV_DESTROY);
 		close(sw);
 	}
+	test_key_reset(kbd);
 	ioctl(kbd, UI_DEV_DESTROY);
 	close(kbd);
 	set_all(0);

@@ -740,6 +740,7 @@ def boot2():
     section(airplane_key_twice, before)
     section(airplane_unblock_all, before)
     section(resume_guard)
+    section(key_after_radio_request)
     section(remove_dkms_package)
 
 
@@ -870,6 +871,32 @@ def resume_guard():
         gsettings('reset', SCHEMA, 'keep-radio-states')
         sh(['systemctl', 'disable', 'rfk-resume-radio.service'])
         sh(['rfkill', 'unblock', 'all'])
+
+
+def key_after_radio_request():
+    """Airplane mode on with every radio on before (the kernel's "all" is
+    blocked with them), ended by a radio request through the applet
+    (Bluetooth on, as its menu asks).  The key toggles from "all": the
+    applet clears it without moving a radio (our module's
+    RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET), so the first press starts
+    airplane mode again instead of turning Wi-Fi on."""
+    sh(['rfkill', 'unblock', 'all'])
+    wait_for(lambda: soft_states() == '000', 5)
+    applet_cli('--airplane', 'on')
+    ok(wait_for(lambda: soft_states() == '111', 5),
+       f'key after a radio request: airplane mode on ({soft_states()})')
+    bt = [d for d, r in radios().items() if r['type'] == 'bluetooth']
+    idx = bt[0].rsplit('rfkill', 1)[1] if bt else '999'
+    r = sh(['gdbus', 'call', '--session'] + APPLET_BUS +
+           ['--method', 'io.github.rfkill_applet.RfkillApplet.SetRadioBlocked', idx, 'false'],
+           user=True)
+    ok(r.returncode == 0 and wait_for(lambda: soft_states() == '110', 5),
+       f'SetRadioBlocked({idx}, false) turns Bluetooth on and ends airplane mode ({soft_states()})')
+    states = press_rfkill_key(1)
+    ok(states[0] == '111', f'then KEY_RFKILL (uinput): the first press starts airplane mode '
+       f'again, every radio blocked ({states[0]})')
+    applet_cli('--airplane', 'off')
+    sh(['rfkill', 'unblock', 'all'])
 
 
 def remove_dkms_package():
