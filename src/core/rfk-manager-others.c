@@ -20,13 +20,6 @@
 
 #include "rfk-state-file.h"
 
-/* Airplane mode holds for every counted radio but device. */
-static gboolean
-holds_for_others (RfkManager *self, RfkDevice *device)
-{
-  return rfk_manager_others_blocked (self, device);
-}
-
 static void
 keep_newcomer_off (RfkManager *self, RfkDevice *device)
 {
@@ -55,7 +48,7 @@ rfk_manager_airplane_radio_added (RfkManager *self, RfkDevice *device)
 {
   g_autoptr (RfkAirplaneStore) store = NULL;
 
-  if (!ours_to_watch (self, device) || !holds_for_others (self, device))
+  if (!ours_to_watch (self, device) || !rfk_manager_others_blocked (self, device))
     return;
   /* Only our airplane mode keeps newcomers off. */
   store = rfk_manager_list_load (self, NULL);
@@ -118,7 +111,7 @@ keep_newcomers_off (RfkManager *self)
         rfk_manager_lookup (self, g_array_index (pending, guint32, i));
 
       if (device != NULL && !device->soft && ours_to_watch (self, device)
-          && holds_for_others (self, device))
+          && rfk_manager_others_blocked (self, device))
         {
           keep_newcomer_off (self, device);
           break;

@@ -36,7 +36,6 @@
 /* The guard's writes per radio per resume: the first, and one retry. */
 #define MAX_TRIES 2
 
-
 void
 rfk_manager_resume_init (RfkManager *self)
 {
