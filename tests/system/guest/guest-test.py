@@ -388,6 +388,9 @@ def hw_switch_checks():
     ok(r is not None and wait_for(lambda: nm_wifi_hw() == 'enabled', 15),
        f'Dell slider on: an unblocked wlan platform switch, NetworkManager: WIFI-HW enabled ({nm_wifi_hw()})')
     # dell-rbtn refuses soft blocks: airplane mode must hold without it.
+    events = subprocess.Popen(['rfkill', 'event'], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    time.sleep(0.5)
     on = applet_cli('--airplane', 'on')
     # Judged on one reading, which the message shows (the summary alone
     # was read apart from what was judged).
@@ -395,6 +398,15 @@ def hw_switch_checks():
     ok(on.returncode == 0 and states == '111' and slider_soft == '0',
        f'with the slider: --airplane on blocks every radio, the slider stays as it is '
        f'(soft {states}, slider soft {slider_soft}, exit {on.returncode}; now: {radio_summary()})')
+    # Who else wrote, if anyone: the kernel's events and the logs of the
+    # programs that write radios, for the report.
+    time.sleep(3)
+    events.terminate()
+    diag('rfkill event around --airplane on:\n' + events.communicate()[0].strip()
+         + '\nstates 3 s later: ' + radio_summary() + '\nNetworkManager:\n'
+         + sh(['journalctl', '-b', '-o', 'short-monotonic', '--since', '-10s', '-u',
+               'NetworkManager'], quiet=True).stdout.strip()
+         + '\napplet:\n' + '\n'.join(read(f'/home/{USER}/session.log').splitlines()[-15:]))
     off = applet_cli('--airplane', 'off')
     ok(off.returncode == 0 and soft_states() == '000',
        f'with the slider: --airplane off restores every radio ({radio_summary()})')
