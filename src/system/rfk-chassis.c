@@ -40,6 +40,7 @@ system_bus_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   g_autoptr (GError) error = NULL;
   g_autoptr (GDBusConnection) bus = g_bus_get_finish (result, &error);
+  GCancellable *cancellable;
 
   if (bus == NULL)
     {
@@ -48,11 +49,14 @@ system_bus_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  /* Read before the call: its arguments are evaluated in no set order,
+   * and the last one takes the task. */
+  cancellable = g_task_get_cancellable (task);
   g_dbus_connection_call (bus, HOSTNAMED_NAME, "/org/freedesktop/hostname1",
                           "org.freedesktop.DBus.Properties", "Get",
                           g_variant_new ("(ss)", HOSTNAMED_NAME, "Chassis"),
                           G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE,
-                          HOSTNAMED_TIMEOUT_MS, g_task_get_cancellable (task),
+                          HOSTNAMED_TIMEOUT_MS, cancellable,
                           chassis_cb, g_steal_pointer (&task));
 }
 

@@ -21,6 +21,10 @@
  * killswitch).  Its answer can come seconds later (polkit), and by then
  * airplane mode may have begun: an "on" it did not need would then
  * unblock every Wi-Fi radio in airplane mode. */
+/* NetworkManager hears of rfkill changes through udev, after us: an "off"
+ * from it just after the radios came on may only lag behind.  It is told
+ * "on" only if it still says "off" after this long. */
+#define CATCH_UP_MS 3000
 
 typedef struct {
   RfkType type;
@@ -42,9 +46,11 @@ struct _RfkNmRadios
   gboolean connecting;   /* bus or proxy on the way */
   GCancellable *cancellable;
   guint settle_source;
+  guint catch_up_source;
   guint pending;         /* Set calls not answered yet */
   gboolean all_on[G_N_ELEMENTS (nm_switches)];  /* at the last decision */
   gboolean told_off[G_N_ELEMENTS (nm_switches)];  /* "on" owed to it */
+  gboolean catching_up[G_N_ELEMENTS (nm_switches)];  /* it said "off" */
   gboolean warned;
 };
 
@@ -85,11 +91,11 @@ set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
                           self->cancellable, set_done, g_object_ref (self));
 }
 
-/* Whether NetworkManager says the switch is on.  Unknown (not on the
- * bus, or not answered yet) counts as off: telling it "on" then costs a
- * call that changes nothing. */
+/* Whether NetworkManager says the switch is off.  Unknown (not on the
+ * bus, or not read yet) is not "off": an "on" it did not need, answered
+ * late, can unblock every radio of the type after airplane mode began. */
 static gboolean
-nm_says_on (RfkNmRadios *self, const NmSwitch *sw)
+nm_says_off (RfkNmRadios *self, const NmSwitch *sw)
 {
   g_autoptr (GVariant) value = NULL;
 
@@ -97,7 +103,7 @@ nm_says_on (RfkNmRadios *self, const NmSwitch *sw)
     return FALSE;
   value = g_dbus_proxy_get_cached_property (self->nm, sw->property);
   return value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN)
-         && g_variant_get_boolean (value);
+         && !g_variant_get_boolean (value);
 }
 
 /* Whether type has a radio, and whether all of them are on. */
@@ -122,6 +128,30 @@ survey (RfkNmRadios *self, RfkType type, gboolean *out_present,
 }
 
 static void
+tell_on (RfkNmRadios *self, gsize i)
+{
+  set_switch (self, nm_switches[i].property, TRUE);
+  self->told_off[i] = FALSE;
+}
+
+/* Told "on" only if it still says "off" with every radio of the type on. */
+static gboolean
+caught_up (gpointer user_data)
+{
+  RfkNmRadios *self = user_data;
+
+  self->catch_up_source = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
+    {
+      if (self->catching_up[i] && self->all_on[i]
+          && nm_says_off (self, &nm_switches[i]))
+        tell_on (self, i);
+      self->catching_up[i] = FALSE;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
 follow (RfkNmRadios *self, gboolean airplane)
 {
   guint32 counted_types = rfk_manager_get_airplane_types (self->manager);
@@ -133,6 +163,8 @@ follow (RfkNmRadios *self, gboolean airplane)
 
       survey (self, sw->type, &present, &all_on);
       self->all_on[i] = present && all_on && !airplane;
+      if (!self->all_on[i])
+        self->catching_up[i] = FALSE;
       if (!present || !rfk_airplane_policy_counts (counted_types, sw->type))
         continue;
       if (airplane)
@@ -140,11 +172,14 @@ follow (RfkNmRadios *self, gboolean airplane)
           set_switch (self, sw->property, FALSE);
           self->told_off[i] = TRUE;
         }
-      else if (self->all_on[i] && !was_all_on
-               && (self->told_off[i] || !nm_says_on (self, sw)))
+      else if (self->all_on[i] && !was_all_on && self->told_off[i])
+        tell_on (self, i);
+      else if (self->all_on[i] && !was_all_on && nm_says_off (self, sw))
         {
-          set_switch (self, sw->property, TRUE);
-          self->told_off[i] = FALSE;
+          self->catching_up[i] = TRUE;
+          g_clear_handle_id (&self->catch_up_source, g_source_remove);
+          self->catch_up_source = g_timeout_add (CATCH_UP_MS, caught_up,
+                                                 self);
         }
     }
 }
@@ -178,6 +213,7 @@ on_airplane_mode_changed (RfkManager *manager, gboolean enabled,
       /* Every counted radio is blocked now: NM, seeing that, writes
        * nothing and only remembers "off". */
       g_clear_handle_id (&self->settle_source, g_source_remove);
+      g_clear_handle_id (&self->catch_up_source, g_source_remove);
       follow (self, TRUE);
     }
   else
@@ -250,6 +286,7 @@ rfk_nm_radios_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->settle_source, g_source_remove);
+  g_clear_handle_id (&self->catch_up_source, g_source_remove);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->manager);
@@ -295,6 +332,12 @@ rfk_nm_radios_flush (RfkNmRadios *self, guint timeout_ms)
     {
       g_clear_handle_id (&self->settle_source, g_source_remove);
       settled (self);
+    }
+  /* A program about to exit has no later to wait for. */
+  if (self->catch_up_source != 0)
+    {
+      g_clear_handle_id (&self->catch_up_source, g_source_remove);
+      caught_up (self);
     }
   while (self->pending > 0 && !timed_out)
     g_main_context_iteration (NULL, TRUE);

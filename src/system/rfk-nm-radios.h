@@ -8,7 +8,8 @@
  * on, whatever systemd-rfkill restored.  So when airplane mode begins we
  * switch NetworkManager's Wi-Fi (and WWAN) off too, and we switch it back
  * on once, outside airplane mode, every radio of that type is on again:
- * if we switched it off, or if NetworkManager says it is off.
+ * if we switched it off, or if NetworkManager still says it is off a few
+ * seconds later (it hears of the radios through udev, after us).
  *
  * Without NetworkManager on the bus nothing happens; a refusal (polkit:
  * not the active session) is logged once.

@@ -591,6 +591,21 @@ def check_valgrind_logs(logdir):
     check(not errors, f'an applet exited with valgrind\'s error code {VALGRIND_ERROR_EXIT}')
 
 
+# GLib's report of a broken precondition in the applet ("(rfkill-applet:
+# 123): GLib-GIO-CRITICAL **: ..."): a bug however the test went on.
+APPLET_CRITICAL = re.compile(r'^\(rfkill-applet:\d+\): [\w-]*-?CRITICAL \*\*.*$', re.M)
+
+
+def check_applet_criticals(logdir):
+    """No applet of this test logged a CRITICAL."""
+    found = []
+    for name in sorted(os.listdir(logdir)):
+        if name.endswith('.log'):
+            with open(os.path.join(logdir, name), errors='replace') as f:
+                found += [f'{name}: {m}' for m in APPLET_CRITICAL.findall(f.read())]
+    check(not found, 'the applet logged CRITICALs:\n' + '\n'.join(found[:10]))
+
+
 def run(test):
     """Runs test(ctx) with a fresh logdir; prints a TAP-ish verdict."""
     logdir = os.environ.get('RFK_TEST_LOGDIR') or os.path.join(
@@ -599,6 +614,7 @@ def run(test):
     try:
         test(logdir)
         check_valgrind_logs(logdir)
+        check_applet_criticals(logdir)
     except TestFailure as failure:
         print(f'FAIL: {failure}', flush=True)
         for name in sorted(os.listdir(logdir)):

@@ -52,6 +52,7 @@ typedef struct {
   guint answer_delay_ms;
   int kernel_fd;            /* its /dev/rfkill, -1 until it writes */
   guint watch_source;       /* its udev watch, modelled by polling */
+  gboolean watch_lags;      /* its watch has not seen the kernel yet */
   /* What crossed the bus to and from NetworkManager's name, seen by a
    * filter on the connection (it runs in GDBus's worker thread). */
   guint filter_id;
@@ -118,6 +119,8 @@ nm_watch (gpointer user_data)
   while (nf->kernel_fd >= 0
          && recv (nf->kernel_fd, drain, sizeof drain, MSG_DONTWAIT) > 0)
     ;
+  if (nf->watch_lags)
+    return G_SOURCE_CONTINUE;
   for (guint s = 0; s < G_N_ELEMENTS (nm_properties); s++)
     {
       gboolean now = nm_enabled (nf, s, TRUE);
@@ -446,6 +449,54 @@ test_nm_already_on_is_not_told (NmFixture *nf, gconstpointer data)
                    "phy0=off phy1=off hci0=off");
 }
 
+/* NetworkManager hears of rfkill changes through udev, after us: seen
+ * in a system test under load, its "off" from before a card came on was
+ * still there when the applet decided; the applet told it "on", polkit
+ * answered after airplane mode had begun, and its CHANGE_ALL unblocked
+ * every Wi-Fi radio in airplane mode.  An "off" it may only lag behind on
+ * is given time to catch up, and airplane mode ends the wait. */
+static void
+test_nm_lagging_behind_is_not_told (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = NULL;
+  g_autofree char *sets = NULL;
+
+  nf->answer_delay_ms = 1000;
+  nm = start_laptop (nf);
+  test_settle (100);  /* it says Wi-Fi is off: phy1 is */
+  nf->watch_lags = TRUE;
+  fake_rfkill_set_soft (nf->f.fake, 1, FALSE);  /* another program */
+  test_settle (1100);  /* the radios have settled; it has not seen it */
+  airplane (&nf->f, TRUE);
+  nf->watch_lags = FALSE;
+  test_settle (2500);
+  sets = take_sets (nf);
+  g_assert_cmpstr (sets, ==, "WirelessEnabled=false");
+  g_assert_cmpstr (fixture_soft_states (&nf->f), ==,
+                   "phy0=off phy1=off hci0=off");
+  g_assert_true (rfk_manager_get_airplane_mode (nf->f.manager));
+}
+
+/* Its user switch is off: once it has had time to see the radios on and
+ * still says "off", it is told "on". */
+static void
+test_nm_still_off_is_told (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm = start_laptop (nf);
+  g_autofree char *early = NULL;
+  g_autofree char *sets = NULL;
+
+  test_settle (100);
+  nf->user_enabled[0] = FALSE;  /* `nmcli radio wifi off` long ago */
+  fake_rfkill_set_soft (nf->f.fake, 1, FALSE);
+  test_settle (1500);
+  early = take_sets (nf);
+  g_assert_cmpstr (early, ==, "");  /* it may only lag */
+  test_settle (3500);
+  sets = take_sets (nf);
+  g_assert_cmpstr (sets, ==, "WirelessEnabled=true");
+}
+
 /* `rfkill-applet --airplane off` exits right after: it decides at once
  * and waits for NetworkManager's answer. */
 static void
@@ -517,6 +568,9 @@ main (int argc, char **argv)
   ADD ("wifi-on-in-nm-only-when-every-card-is-on",
        test_wifi_on_in_nm_only_when_every_card_is_on, NULL);
   ADD ("nm-already-on-is-not-told", test_nm_already_on_is_not_told, NULL);
+  ADD ("nm-lagging-behind-is-not-told", test_nm_lagging_behind_is_not_told,
+       NULL);
+  ADD ("nm-still-off-is-told", test_nm_still_off_is_told, NULL);
   ADD ("flush-decides-at-once", test_flush_decides_at_once, NULL);
   ADD ("types-not-counted-are-left-alone",
        test_types_not_counted_are_left_alone, NULL);
