@@ -137,10 +137,12 @@ call_airplane (GDBusConnection *bus, RfkCliAirplane action, GError **error)
                              g_variant_new ("(b)",
                                             action == RFK_CLI_AIRPLANE_ON),
                              G_VARIANT_TYPE_UNIT, &local_error);
-      if (reply != NULL || !is_not_ready (local_error))
+      if (reply != NULL)
+        return reply;
+      if (!is_not_ready (local_error))
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
-          return reply;
+          return NULL;
         }
       if (g_get_monotonic_time () >= give_up)
         {

@@ -495,6 +495,10 @@ class Harness:
                 f'{time.monotonic() - cli_started:.2f} s')
             if not reply.ok:
                 reply.error = (f'exit {r.returncode}', (r.stdout + r.stderr).strip())
+            elif r.stderr.strip():
+                # Success says nothing on stderr (a GLib CRITICAL did).
+                reply.ok = False
+                reply.error = ('stderr', r.stderr.strip())
             reply.done.set()
         else:
             raise ValueError(k)
