@@ -199,6 +199,11 @@ def scenario(applet_path, logdir):
         print(f"exit {code}", flush=True)
         loop.stop()
         log.close()
+        # GLib's report of a broken precondition: a bug however it went.
+        with open(os.path.join(logdir, "applet.log"), errors="replace") as f:
+            criticals = [l for l in f.read().splitlines() if "CRITICAL **" in l]
+        print(f"criticals {len(criticals)} {' | '.join(criticals[:3])}".strip(),
+              flush=True)
 
 
 def main():

@@ -178,6 +178,8 @@ def guest_applet_direct(tap, vm):
                f"got {facts.get(f'menu {step}')!r}")
     tap.ok(facts.get("exit") == "0", "guest: the applet exits 0 on SIGTERM",
            f"got {facts.get('exit')!r}")
+    tap.ok(facts.get("criticals") == "0", "guest: the applet logged no GLib "
+           "CRITICAL", f"got {facts.get('criticals')!r}")
 
 
 def soft_states(vm):

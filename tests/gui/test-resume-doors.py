@@ -25,7 +25,7 @@ The model:
     "Requests" (the same rules as test-doors.py's model).
 
   RFK_RESUME_DOORS_SEED   the seed (default: random, printed)
-  RFK_RESUME_DOORS_RUNS   sequences (default 24, about 90 s)
+  RFK_RESUME_DOORS_RUNS   sequences (default 16, about 60 s)
   RFK_RESUME_DOORS_ONLY   replay these sequence numbers ("3,17")
 """
 import os
@@ -273,7 +273,7 @@ class Rig:
 
 def test(logdir):
     seed = int(os.environ.get('RFK_RESUME_DOORS_SEED') or random.randrange(1 << 30))
-    runs = int(os.environ.get('RFK_RESUME_DOORS_RUNS', '24'))
+    runs = int(os.environ.get('RFK_RESUME_DOORS_RUNS', '16'))
     only = os.environ.get('RFK_RESUME_DOORS_ONLY')
     indices = [int(i) for i in only.split(',')] if only else range(runs)
     log(f'seed {seed} (replay: RFK_RESUME_DOORS_SEED={seed} RFK_RESUME_DOORS_ONLY=N)')
