@@ -172,12 +172,12 @@ sysfs_is_platform_switch (const RfkDevice *device, gpointer user_data)
 static void
 add_reasons (JsonBuilder *builder, guint8 reasons)
 {
+  g_auto (GStrv) names = rfk_hard_reasons_to_names (reasons);
+
   json_builder_set_member_name (builder, "reasons");
   json_builder_begin_array (builder);
-  if (reasons & RFK_HARD_BLOCK_SIGNAL)
-    json_builder_add_string_value (builder, "signal");
-  if (reasons & RFK_HARD_BLOCK_NOT_OWNER)
-    json_builder_add_string_value (builder, "not-owner");
+  for (char **name = names; *name != NULL; name++)
+    json_builder_add_string_value (builder, *name);
   json_builder_end_array (builder);
 }
 

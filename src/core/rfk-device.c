@@ -171,12 +171,24 @@ rfk_hard_reasons_to_label (guint8 reasons)
 {
   g_autoptr (GPtrArray) parts = g_ptr_array_new ();
 
-  if (reasons & RFK_HARD_BLOCK_SIGNAL)
+  if (reasons & RFK_HARD_REASON_SIGNAL)
     g_ptr_array_add (parts, (gpointer) _("hardware switch"));
-  if (reasons & RFK_HARD_BLOCK_NOT_OWNER)
+  if (reasons & RFK_HARD_REASON_NOT_OWNER)
     g_ptr_array_add (parts, (gpointer) _("not owner"));
-  if (reasons & ~(RFK_HARD_BLOCK_SIGNAL | RFK_HARD_BLOCK_NOT_OWNER))
+  if (reasons & ~(RFK_HARD_REASON_SIGNAL | RFK_HARD_REASON_NOT_OWNER))
     g_ptr_array_add (parts, (gpointer) _("unknown reason"));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+GStrv
+rfk_hard_reasons_to_names (guint8 reasons)
+{
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+
+  if (reasons & RFK_HARD_REASON_SIGNAL)
+    g_strv_builder_add (names, "signal");
+  if (reasons & RFK_HARD_REASON_NOT_OWNER)
+    g_strv_builder_add (names, "not-owner");
+  return g_strv_builder_end (names);
 }

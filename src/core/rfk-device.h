@@ -95,5 +95,8 @@ const char *rfk_type_to_label (guint type);
 
 /* Translated reason text ("hardware switch", "not owner"); "" for 0. */
 char *rfk_hard_reasons_to_label (guint8 reasons);
+/* The known reasons by name ("signal", "not-owner"), in bit order, for
+ * the D-Bus API and --json; never translated.  Free with g_strfreev(). */
+GStrv rfk_hard_reasons_to_names (guint8 reasons);
 
 G_END_DECLS

@@ -51,13 +51,9 @@ static GVariant *
 build_entry (const RfkDevice *d)
 {
   g_autofree char *label = rfk_radio_label (d);
-  GVariantBuilder entry, reasons;
-
-  g_variant_builder_init (&reasons, G_VARIANT_TYPE ("as"));
-  if (d->hard && (d->hard_reasons & RFK_HARD_REASON_SIGNAL))
-    g_variant_builder_add (&reasons, "s", "signal");
-  if (d->hard && (d->hard_reasons & RFK_HARD_REASON_NOT_OWNER))
-    g_variant_builder_add (&reasons, "s", "not-owner");
+  g_auto (GStrv) reasons = rfk_hard_reasons_to_names (d->hard
+                                                      ? d->hard_reasons : 0);
+  GVariantBuilder entry;
 
   g_variant_builder_init (&entry, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&entry, "{sv}", "index", g_variant_new_uint32 (d->idx));
@@ -70,7 +66,8 @@ build_entry (const RfkDevice *d)
   g_variant_builder_add (&entry, "{sv}", "soft", g_variant_new_boolean (d->soft));
   g_variant_builder_add (&entry, "{sv}", "hard", g_variant_new_boolean (d->hard));
   g_variant_builder_add (&entry, "{sv}", "reasons",
-                         g_variant_builder_end (&reasons));
+                         g_variant_new_strv ((const char *const *) reasons,
+                                             -1));
   return g_variant_builder_end (&entry);
 }
 
