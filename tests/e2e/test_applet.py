@@ -186,6 +186,20 @@ def soft_states(vm):
     return {n: r["soft"] for n, r in vm.radios().items()}
 
 
+def wait_soft(vm, want, timeout=10.0):
+    """The guest's soft states once they are want, or None."""
+    return wait(lambda: soft_states(vm) == want and soft_states(vm), timeout)
+
+
+def press_airplane_key(vm, mark=None):
+    """The ASUS airplane key (HSWC's notify 0x88), after the pause
+    rfkill-input needs between operations (200 ms)."""
+    time.sleep(0.3)
+    if mark:
+        vm.mark(mark)
+    vm.relay.write_file(NOTIFY, "0x88")
+
+
 def scenario(tap, vm, applet_path, logdir):
     guest_applet_direct(tap, vm)
     radios = vm.wait_adds(3)
@@ -309,8 +323,7 @@ def scenario(tap, vm, applet_path, logdir):
         # Airplane mode from the applet's own menu, and back.
         vm.mark("menu-airplane-on")
         item.click("Airplane mode")
-        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
-                                               "hci0": 1} and soft_states(vm))
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})
         tap.ok(bool(now), "menu 'Airplane mode': every guest radio blocked",
                f"got {soft_states(vm)}")
         tap.ok(bool(wait(lambda: item.find("Airplane mode").checked)),
@@ -319,7 +332,7 @@ def scenario(tap, vm, applet_path, logdir):
                         "airplane mode on under 'When Wi-Fi is off'")
         item.click("Airplane mode")
         want = {"phy0": 1, "phy1": 1, "hci0": 0}
-        now = wait(lambda: soft_states(vm) == want and soft_states(vm))
+        now = wait_soft(vm, want)
         tap.ok(bool(now), "menu 'Airplane mode' again: hci0 back on, Wi-Fi "
                "stays off as it was before", f"got {soft_states(vm)}")
         tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
@@ -328,11 +341,8 @@ def scenario(tap, vm, applet_path, logdir):
         # The airplane key (rfkill-input toggles from the kernel's "all"
         # global state): the first press blocks every radio and the applet
         # shows airplane mode, remembering that Wi-Fi was off before...
-        time.sleep(0.3)  # rfkill-input spaces its operations 200 ms apart
-        vm.mark("key-on")
-        vm.relay.write_file(NOTIFY, "0x88")
-        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
-                                               "hci0": 1} and soft_states(vm))
+        press_airplane_key(vm, "key-on")
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})
         tap.ok(bool(now), "airplane key: every guest radio blocked",
                f"got {soft_states(vm)}")
         tap.ok(bool(wait(lambda: item.find("Airplane mode").checked)),
@@ -340,12 +350,8 @@ def scenario(tap, vm, applet_path, logdir):
         # ...the second press makes the kernel turn every radio on, and the
         # applet, which remembers, switches Wi-Fi off again (the CLI test
         # shows that without the applet Wi-Fi stays on).
-        time.sleep(0.3)
-        vm.mark("key-off")
-        vm.relay.write_file(NOTIFY, "0x88")
-        want = {"phy0": 1, "phy1": 1, "hci0": 0}
-        now = wait(lambda: soft_states(vm) == want and soft_states(vm),
-                   timeout=15)
+        press_airplane_key(vm, "key-off")
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0}, timeout=15)
         tap.ok(bool(now), "airplane key again: hci0 back on, the applet "
                "keeps Wi-Fi off as it was before", f"got {soft_states(vm)}")
         tap.ok(bool(wait(lambda: not item.find("Airplane mode").checked)),
@@ -358,30 +364,23 @@ def scenario(tap, vm, applet_path, logdir):
         # without moving a radio; else the press would unblock Wi-Fi.
         set_soft(vm, "phy0", 0)
         set_soft(vm, "phy1", 0)
-        wait(lambda: soft_states(vm) == {"phy0": 0, "phy1": 0, "hci0": 0})
+        wait_soft(vm, {"phy0": 0, "phy1": 0, "hci0": 0})
         item.click("Airplane mode")
-        wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1, "hci0": 1})
+        wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})
         wait(lambda: item.find("Airplane mode").checked)
         item.click("Bluetooth (hci0)")
-        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
-                                               "hci0": 0} and soft_states(vm))
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0})
         tap.ok(bool(now) and bool(wait(
                    lambda: not item.find("Airplane mode").checked)),
                "Bluetooth turned on from the menu ends airplane mode, Wi-Fi "
                "stays off", f"got {soft_states(vm)}")
-        time.sleep(0.3)
-        vm.mark("key-after-radio-request")
-        vm.relay.write_file(NOTIFY, "0x88")
-        now = wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
-                                               "hci0": 1} and soft_states(vm))
+        press_airplane_key(vm, "key-after-radio-request")
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})
         tap.ok(bool(now), "then the airplane key's first press blocks every "
                "radio (airplane mode again, not Wi-Fi on)",
                f"got {soft_states(vm)}")
-        time.sleep(0.3)
-        vm.relay.write_file(NOTIFY, "0x88")
-        want = {"phy0": 1, "phy1": 1, "hci0": 0}
-        now = wait(lambda: soft_states(vm) == want and soft_states(vm),
-                   timeout=15)
+        press_airplane_key(vm)
+        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0}, timeout=15)
         tap.ok(bool(now), "and the second press brings back what the first "
                "found", f"got {soft_states(vm)}")
 
@@ -464,8 +463,7 @@ def stock_scenario(tap, vm, applet_path, logdir):
                         "Wi-Fi off, Bluetooth on: the kernel's rule")
         vm.mark("menu-airplane-on")
         item.click("Airplane mode")
-        tap.ok(bool(wait(lambda: soft_states(vm) == {"phy0": 1, "phy1": 1,
-                                                     "hci0": 1})),
+        tap.ok(bool(wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})),
                "menu 'Airplane mode': every guest radio blocked",
                f"got {soft_states(vm)}")
         check_led(tap, vm, "menu-airplane-on", True,
