@@ -9,7 +9,7 @@
  */
 #include "config.h"
 
-#include "rfk-led-controller.h"
+#include "rfk-led-controller-private.h"
 
 #include <errno.h>
 #include <glib-unix.h>
@@ -20,43 +20,6 @@
 #include "rfk-indicator-holder.h"
 #include "rfk-transport.h"
 
-/* Taking the light over a socket, without blocking: the peer first ends
- * its list of ADDs with a status packet (rfk-protocol.h), then answers
- * ACQUIRE with another. */
-typedef enum {
-  ACQUIRE_IDLE,
-  ACQUIRE_WAIT_LIST_END,
-  ACQUIRE_WAIT_ANSWER,
-} AcquirePhase;
-
-struct _RfkLedController
-{
-  GObject parent_instance;
-
-  RfkManager *manager;
-  RfkLedRule rule;
-  RfkAirplaneLightStatus status;
-  GError *error;
-  char *holder;           /* who holds the light, with status BUSY */
-
-  int fd;                 /* our own connection; -1 with rule KERNEL */
-  gboolean is_socket;
-  guint read_source;
-  gboolean written;       /* last_value is valid */
-  gboolean last_value;    /* what we last asked the kernel for */
-  AcquirePhase phase;
-  RfkLedRule pending_rule;/* in force once ACQUIRE is answered */
-  guint acquire_timeout;
-  RfkPlatformSwitchFunc is_switch;  /* NULL: every device is a radio */
-  gpointer is_switch_data;
-  RfkLoginSession *session;  /* NULL: always in front */
-  gboolean background;       /* session inactive: indicator let go */
-  guint take_back_source;    /* retrying ACQUIRE after activation */
-  gint64 take_back_deadline; /* monotonic µs */
-  GError *take_back_error;   /* why the last try did not even ask */
-  guint busy_retry;          /* a CHANGE again, after the kernel's limit */
-};
-
 /* The kernel takes RFKILL_AIRPLANE_MODE_CHANGES_PER_SEC changes of the
  * light per second from us and answers EBUSY past that. */
 #define BUSY_RETRY_MS 1000
@@ -66,9 +29,9 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (RfkLedController, rfk_led_controller, G_TYPE_OBJECT)
 
-static void
-set_status (RfkLedController *self, RfkAirplaneLightStatus status,
-            GError *error)
+void
+rfk_led_controller_set_status (RfkLedController *self,
+                               RfkAirplaneLightStatus status, GError *error)
 {
   g_clear_error (&self->error);
   self->error = error;
@@ -78,8 +41,8 @@ set_status (RfkLedController *self, RfkAirplaneLightStatus status,
   g_signal_emit (self, signals[SIGNAL_STATUS_CHANGED], 0);
 }
 
-static void
-close_fd (RfkLedController *self)
+void
+rfk_led_controller_close_fd (RfkLedController *self)
 {
   g_clear_handle_id (&self->read_source, g_source_remove);
   g_clear_handle_id (&self->acquire_timeout, g_source_remove);
@@ -159,7 +122,7 @@ refused (RfkLedController *self, int err)
         self->busy_retry = g_timeout_add (BUSY_RETRY_MS, busy_retry_cb, self);
       return TRUE;
     }
-  close_fd (self);
+  rfk_led_controller_close_fd (self);
   if (err == EACCES && was_owner)
     {
       /* An administrator took the light back (RFKILL_IOCTL_AIRPLANE_MODE_
@@ -167,7 +130,7 @@ refused (RfkLedController *self, int err)
        * rule is in force, and taking the light again is the user's call:
        * asking again at once would undo the administrator's. */
       self->rule = RFK_LED_RULE_KERNEL;
-      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
                   g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
                                _("The airplane-mode light was taken back "
                                  "from this program; choose a rule to take "
@@ -177,7 +140,7 @@ refused (RfkLedController *self, int err)
   g_clear_pointer (&self->holder, g_free);
   if (err == EACCES)
     self->holder = rfk_indicator_holder_describe ();
-  set_status (self, status_for_errno (err), indicator_error (self, err));
+  rfk_led_controller_set_status (self, status_for_errno (err), indicator_error (self, err));
   return FALSE;
 }
 
@@ -207,7 +170,7 @@ acquire_done (RfkLedController *self, int err)
     }
   self->rule = self->pending_rule;
   self->written = FALSE;
-  set_status (self, RFK_AIRPLANE_LIGHT_OWNED, NULL);
+  rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_OWNED, NULL);
   push_value (self);
 }
 
@@ -290,8 +253,8 @@ readable_cb (int fd, GIOCondition condition, gpointer user_data)
     {
       /* The device went away; the manager tells us when it is back. */
       self->read_source = 0;
-      close_fd (self);
-      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+      rfk_led_controller_close_fd (self);
+      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
                   g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                _("%s was closed"),
                                rfk_manager_get_device_path (self->manager)));
@@ -331,8 +294,9 @@ push_value (RfkLedController *self)
  * packets: this returns TRUE at once, and "status-changed" says OWNED (rule
  * in force) or why not, without ever blocking the main loop.
  */
-static gboolean
-acquire (RfkLedController *self, RfkLedRule rule, GError **error)
+gboolean
+rfk_led_controller_acquire (RfkLedController *self, RfkLedRule rule,
+                            GError **error)
 {
   const char *path = rfk_manager_get_device_path (self->manager);
   RfkEvent event = rfk_event_indicator_acquire ();
@@ -370,9 +334,9 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
 
   if (rule == RFK_LED_RULE_KERNEL)
     {
-      close_fd (self);  /* the kernel takes over again */
+      rfk_led_controller_close_fd (self);  /* the kernel takes over again */
       self->rule = rule;
-      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
+      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
       return TRUE;
     }
 
@@ -380,7 +344,7 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
     {
       /* Taken when the session is in front again. */
       self->rule = rule;
-      set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
+      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
       return TRUE;
     }
   if (self->phase != ACQUIRE_IDLE)
@@ -389,7 +353,7 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
       return TRUE;
     }
   if (self->fd < 0)
-    return acquire (self, rule, error);  /* previous rule stays on failure */
+    return rfk_led_controller_acquire (self, rule, error);  /* previous rule stays on failure */
 
   self->rule = rule;
   self->written = FALSE;
@@ -455,125 +419,7 @@ manager_state_cb (RfkManager *manager, RfkLedController *self)
   if (rfk_manager_get_state (manager) == RFK_MANAGER_STATE_READY
       && self->rule != RFK_LED_RULE_KERNEL && self->fd < 0
       && self->status == RFK_AIRPLANE_LIGHT_UNKNOWN && !self->background)
-    acquire (self, self->rule, &error);
-}
-
-/* Whether taking the indicator back is still to do. */
-static gboolean
-wants_it_back (RfkLedController *self)
-{
-  return !self->background && self->rule != RFK_LED_RULE_KERNEL
-    && self->fd < 0 && self->phase == ACQUIRE_IDLE
-    && self->status != RFK_AIRPLANE_LIGHT_UNSUPPORTED;
-}
-
-/* Runs until the indicator is ours again, or the time is up.  The other
- * session's applet hears of the switch when we do and lets go a moment
- * later; logind may also grant us /dev/rfkill a moment after saying we
- * are active.  Until then ACQUIRE answers EACCES. */
-static gboolean
-take_back_cb (gpointer user_data)
-{
-  RfkLedController *self = user_data;
-  g_autoptr (GError) error = NULL;
-
-  if (self->background || self->rule == RFK_LED_RULE_KERNEL
-      || self->status == RFK_AIRPLANE_LIGHT_OWNED
-      || self->status == RFK_AIRPLANE_LIGHT_UNSUPPORTED)
-    {
-      self->take_back_source = 0;
-      g_clear_error (&self->take_back_error);
-      return G_SOURCE_REMOVE;
-    }
-  if (g_get_monotonic_time () >= self->take_back_deadline)
-    {
-      /* Given up.  An answer (EACCES) has set its own status; a device
-       * that never opened has not: without this, the user's rule would
-       * look in force while the kernel's drives the LED. */
-      self->take_back_source = 0;
-      if (wants_it_back (self) && self->error == NULL
-          && self->take_back_error != NULL)
-        set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
-                    g_steal_pointer (&self->take_back_error));
-      g_clear_error (&self->take_back_error);
-      return G_SOURCE_REMOVE;
-    }
-  if (wants_it_back (self) && !acquire (self, self->rule, &error))
-    {
-      g_debug ("airplane-mode LED not taken back yet: %s", error->message);
-      g_clear_error (&self->take_back_error);
-      self->take_back_error = g_steal_pointer (&error);
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-go_to_background (RfkLedController *self)
-{
-  self->background = TRUE;
-  g_clear_handle_id (&self->take_back_source, g_source_remove);
-  g_clear_error (&self->take_back_error);
-  if (self->rule == RFK_LED_RULE_KERNEL)
-    return;
-  /* Keep what the user chose, also a choice still waiting for its
-   * answer; closing the fd is what hands the indicator back. */
-  if (self->phase != ACQUIRE_IDLE)
-    self->rule = self->pending_rule;
-  close_fd (self);
-  set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN, NULL);
-}
-
-static void
-come_to_front (RfkLedController *self)
-{
-  self->background = FALSE;
-  if (!wants_it_back (self))
-    return;
-  self->take_back_deadline = g_get_monotonic_time ()
-    + RFK_LED_TAKE_BACK_MS * G_TIME_SPAN_MILLISECOND;
-  if (take_back_cb (self))
-    self->take_back_source = g_timeout_add (200, take_back_cb, self);
-}
-
-static void
-session_active_cb (RfkLoginSession *session, GParamSpec *pspec,
-                   RfkLedController *self)
-{
-  gboolean active = rfk_login_session_get_active (session);
-
-  if (active == !self->background)
-    return;
-  if (active)
-    come_to_front (self);
-  else
-    go_to_background (self);
-}
-
-void
-rfk_led_controller_set_login_session (RfkLedController *self,
-                                      RfkLoginSession *session)
-{
-  g_return_if_fail (RFK_IS_LED_CONTROLLER (self));
-  g_return_if_fail (session == NULL || RFK_IS_LOGIN_SESSION (session));
-
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect (session, "notify::active",
-                        G_CALLBACK (session_active_cb), self);
-      session_active_cb (session, NULL, self);
-    }
-  else if (self->background)
-    come_to_front (self);
-}
-
-gboolean
-rfk_led_controller_is_in_background (RfkLedController *self)
-{
-  g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), FALSE);
-  return self->background;
+    rfk_led_controller_acquire (self, self->rule, &error);
 }
 
 static void
@@ -581,12 +427,8 @@ rfk_led_controller_dispose (GObject *object)
 {
   RfkLedController *self = RFK_LED_CONTROLLER (object);
 
-  close_fd (self);
-  g_clear_handle_id (&self->take_back_source, g_source_remove);
-  g_clear_error (&self->take_back_error);
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_clear_object (&self->session);
+  rfk_led_controller_close_fd (self);
+  rfk_led_controller_drop_session (self);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->manager);
