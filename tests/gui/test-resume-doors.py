@@ -5,8 +5,8 @@ airplane-mode rows it meets), written from RULES.md, not from the C code.
 The steps: logind's PrepareForSleep(true) then (false) (python3-dbusmock
 on a private system bus, as in test-resume.py); another program turning a
 radio on (the fake kernel's control socket, as a driver or BlueZ would);
-a menu click on a radio (dbusmenu Event); SetRadioBlocked and
-SetAirplaneMode on our D-Bus API; a middle click (SecondaryActivate);
+a menu click on a radio (dbusmenu Event); SetRadioBlocked,
+BluetoothAirplaneMode and SetAirplaneMode on our D-Bus API; a middle click (SecondaryActivate);
 `rfkill-applet --airplane toggle`.  Each step is waited for (until the
 kernel has been quiet), so the order is known, and after each one the
 radios' soft states and AirplaneMode are compared with the model.  Each
@@ -19,14 +19,15 @@ The model:
     second time too; the third time it stays on and is forgotten.  One
     that stays on while airplane mode held ends airplane mode by hand:
     the list is dropped;
-  - a request of ours for a radio forgets it; one that turns a radio on
-    while airplane mode holds drops the list;
+  - a request of ours for a radio or a type forgets those radios; one
+    that turns a radio on while airplane mode holds drops the list;
   - any airplane-mode request ends the watch; on and off as RULES.md's
     "Requests" (the same rules as test-doors.py's model).
 
   RFK_RESUME_DOORS_SEED   the seed (default: random, printed)
-  RFK_RESUME_DOORS_RUNS   sequences (default 16, about 60 s)
+  RFK_RESUME_DOORS_RUNS   sequences of 8 steps (default 16, about 100 s)
   RFK_RESUME_DOORS_ONLY   replay these sequence numbers ("3,17")
+  RFK_RESUME_DOORS_VERBOSE  "1": print every sequence, passing or not
 """
 import os
 import random
@@ -43,7 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 Logind = __import__('test-resume').Logind
 
 RADIO_TYPES = ['wlan', 'wlan', 'bluetooth']
-STEPS = 6
+STEPS = 8
 QUIET_S = 0.4
 
 
@@ -86,6 +87,11 @@ class Model:
             self.list = None
         self.soft[n] = blocked
 
+    def bluetooth(self, blocked):
+        """Our BluetoothAirplaneMode property: a request for the type."""
+        for n in [n for n in self.soft if n.startswith('hci')]:
+            self.radio(n, blocked)
+
     def airplane_on(self):
         self.remembered = None
         if self.list is not None and self.airplane():
@@ -119,32 +125,40 @@ class Model:
         return f'{radios}; list: {memory}; {watch}'
 
 
-def random_step(rng, names):
-    r = rng.random()
+def random_step(rng, model, slept, touched):
+    """The next step, drawn from what the model says now: other programs
+    mostly turn on radios that are off, often one a door request just
+    touched, and door requests leave radios off as often as on; airplane
+    mode, which ends the watch, is asked for now and then.  So a defect
+    shows in fewer sequences."""
+    names = sorted(model.soft)
+    off = [n for n in names if model.soft[n]] or names
     n = rng.choice(names)
-    if r < 0.2:
+    r = rng.random()
+    if not slept:  # a radio or two off, then the sleep
+        return ('sleep',) if r < 0.6 else ('SetRadioBlocked', n, True)
+    if r < 0.1:
         return ('sleep',)
-    if r < 0.55:
-        return ('other-on', n)
-    if r < 0.7:
+    if r < 0.5:
+        near = [t for t in touched[-2:] if t in off]
+        return ('other-on', rng.choice(near if near and rng.random() < 0.6 else off))
+    if r < 0.65:
         return ('click', n)
     if r < 0.8:
-        return ('SetRadioBlocked', n, rng.random() < 0.5)
-    if r < 0.9:
+        return ('SetRadioBlocked', n, rng.random() < 0.6)
+    if r < 0.88:
+        return ('BluetoothAirplaneMode', rng.random() < 0.6)
+    if r < 0.94:
         return ('SetAirplaneMode', rng.random() < 0.5)
-    if r < 0.96:
+    if r < 0.97:
         return ('middle-click',)
     return ('cli-toggle',)
 
 
-def random_sequence(seed, index, names):
+def random_start(seed, index, names):
     rng = random.Random(f'{seed}:{index}')
     start = {n: rng.random() < 0.5 for n in names}
-    with_list = rng.random() < 0.3
-    steps = [random_step(rng, names) for _ in range(STEPS)]
-    if not any(s[0] == 'sleep' for s in steps):
-        steps.insert(rng.randrange(3), ('sleep',))
-    return start, with_list, steps
+    return rng, start, rng.random() < 0.3
 
 
 class Rig:
@@ -215,6 +229,10 @@ class Rig:
                           GLib.Variant('(ub)', (self.idx[step[1]], step[2])))
             model.radio(step[1], step[2])
             return ''
+        if kind == 'BluetoothAirplaneMode':
+            self.api.set('BluetoothAirplaneMode', GLib.Variant('b', step[1]))
+            model.bluetooth(step[1])
+            return ''
         if kind == 'SetAirplaneMode':
             self.set_airplane(step[1])
             model.airplane_on() if step[1] else model.airplane_off()
@@ -252,10 +270,17 @@ class Rig:
         return model
 
     def sequence(self, seed, index):
-        start, with_list, steps = random_sequence(seed, index, self.names)
+        rng, start, with_list = random_start(seed, index, self.names)
         model = self.reset(start, with_list)
         trace = [f'start: {model.describe()}']
-        for step in steps:
+        slept, touched = False, []
+        for _ in range(STEPS):
+            step = random_step(rng, model, slept, touched)
+            slept = slept or step[0] == 'sleep'
+            if step[0] in ('click', 'SetRadioBlocked'):
+                touched.append(step[1])
+            elif step[0] == 'BluetoothAirplaneMode':
+                touched.append('hci0')
             note = self.step(step, model)
             got = self.settle(model)
             trace.append(f'{" ".join(map(str, step))} {note} => {model.describe()}')
@@ -275,6 +300,7 @@ def test(logdir):
     seed = int(os.environ.get('RFK_RESUME_DOORS_SEED') or random.randrange(1 << 30))
     runs = int(os.environ.get('RFK_RESUME_DOORS_RUNS', '16'))
     only = os.environ.get('RFK_RESUME_DOORS_ONLY')
+    verbose = os.environ.get('RFK_RESUME_DOORS_VERBOSE') == '1'
     indices = [int(i) for i in only.split(',')] if only else range(runs)
     log(f'seed {seed} (replay: RFK_RESUME_DOORS_SEED={seed} RFK_RESUME_DOORS_ONLY=N)')
     with gt.Session(logdir, RADIO_TYPES, watcher=True, notifications=True) as s:
@@ -283,13 +309,15 @@ def test(logdir):
         t0 = time.monotonic()
         for index in indices:
             trace, problem = rig.sequence(seed, index)
+            if verbose and not problem:
+                log(f'sequence {index}:\n  ' + '\n  '.join(trace))
             if problem:
                 failures.append(index)
                 log(f'sequence {index} (seed {seed}) FAILED: {problem}\n  '
                     + '\n  '.join(trace))
                 if len(failures) >= 3:
                     break
-        log(f'{len(indices)} sequences of {STEPS}+ steps in '
+        log(f'{len(indices)} sequences of {STEPS} steps in '
             f'{time.monotonic() - t0:.0f} s, {len(failures)} failing: {failures}')
         check(not failures, f'sequences {failures} broke the rules (seed {seed}); '
               f'replay with RFK_RESUME_DOORS_SEED={seed} '
