@@ -130,17 +130,18 @@ refused (RfkLedController *self, int err)
        * rule is in force, and taking the light again is the user's call:
        * asking again at once would undo the administrator's. */
       self->rule = RFK_LED_RULE_KERNEL;
-      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
-                  g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                               _("The airplane-mode light was taken back "
-                                 "from this program; choose a rule to take "
-                                 "it again")));
+      rfk_led_controller_set_status (
+        self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+        g_error_new (G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                     _("The airplane-mode light was taken back from this "
+                       "program; choose a rule to take it again")));
       return FALSE;
     }
   g_clear_pointer (&self->holder, g_free);
   if (err == EACCES)
     self->holder = rfk_indicator_holder_describe ();
-  rfk_led_controller_set_status (self, status_for_errno (err), indicator_error (self, err));
+  rfk_led_controller_set_status (self, status_for_errno (err),
+                                 indicator_error (self, err));
   return FALSE;
 }
 
@@ -254,10 +255,10 @@ readable_cb (int fd, GIOCondition condition, gpointer user_data)
       /* The device went away; the manager tells us when it is back. */
       self->read_source = 0;
       rfk_led_controller_close_fd (self);
-      rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
-                  g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED,
-                               _("%s was closed"),
-                               rfk_manager_get_device_path (self->manager)));
+      rfk_led_controller_set_status (
+        self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+        g_error_new (G_IO_ERROR, G_IO_ERROR_CLOSED, _("%s was closed"),
+                     rfk_manager_get_device_path (self->manager)));
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
@@ -353,7 +354,8 @@ rfk_led_controller_set_rule (RfkLedController *self, RfkLedRule rule,
       return TRUE;
     }
   if (self->fd < 0)
-    return rfk_led_controller_acquire (self, rule, error);  /* previous rule stays on failure */
+    /* The previous rule stays on failure. */
+    return rfk_led_controller_acquire (self, rule, error);
 
   self->rule = rule;
   self->written = FALSE;

@@ -45,12 +45,14 @@ take_back_cb (gpointer user_data)
       self->take_back_source = 0;
       if (wants_it_back (self) && self->error == NULL
           && self->take_back_error != NULL)
-        rfk_led_controller_set_status (self, RFK_AIRPLANE_LIGHT_UNKNOWN,
-                    g_steal_pointer (&self->take_back_error));
+        rfk_led_controller_set_status (
+          self, RFK_AIRPLANE_LIGHT_UNKNOWN,
+          g_steal_pointer (&self->take_back_error));
       g_clear_error (&self->take_back_error);
       return G_SOURCE_REMOVE;
     }
-  if (wants_it_back (self) && !rfk_led_controller_acquire (self, self->rule, &error))
+  if (wants_it_back (self)
+      && !rfk_led_controller_acquire (self, self->rule, &error))
     {
       g_debug ("airplane-mode LED not taken back yet: %s", error->message);
       g_clear_error (&self->take_back_error);
