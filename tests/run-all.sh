@@ -32,12 +32,30 @@ if [ "$install" = 1 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q || die "apt-get update failed"
   # shellcheck disable=SC2046
+  # The downloaded .debs (about 0.7 GB on a bare bookworm) are deleted once
+  # installed: CI machines can be short of disk.
   apt-get install -y -q --no-install-recommends \
+    -o APT::Keep-Downloaded-Packages=false \
     $(packages .ci/packages-build.txt .ci/packages-test.txt) </dev/null \
     || die "apt-get install failed"
 fi
 
 mkdir -p "$out"
+# Each build directory is wiped below, so the system suite's cached base
+# tree would never be used again: it is moved into the image and freed
+# once the image is written (tests/system/build-image.sh).
+export RFK_DROP_CACHES=1
+
+# Disk: this run needs about 11 GB (kernel roots, the system image, the
+# desktops tree).  A full disk fails tests far from the cause, so the free
+# space is shown at the start and sampled, and the least seen is reported.
+free_gb() { df -Pk "$out" | awk 'NR == 2 { printf "%.1f", $4 / 1048576 }'; }
+echo "run-all: $(free_gb) GB free on $(df -P "$out" | awk 'NR == 2 { print $6 }') at the start"
+disk_log=$out/disk-free.log
+: > "$disk_log"
+( while sleep 15; do echo "$(free_gb)" >> "$disk_log"; done ) &
+sampler=$!
+trap 'kill $sampler 2>/dev/null' EXIT
 status=0
 results=()
 
@@ -79,6 +97,9 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   CC=clang run_suites fuzz "$out/fuzz" -Dfuzz=enabled -Dkernel_tests=disabled -Db_lundef=false -- --suite fuzz \
     --test-args="$fuzz_seconds" --timeout-multiplier 10
 fi
+
+kill $sampler 2>/dev/null
+echo "run-all: least free disk seen during the run: $(sort -n "$disk_log" | grep . | head -n 1) GB (sampled every 15 s); $(free_gb) GB free at the end"
 
 # One closing line over every run: each meson test counts once.
 /usr/bin/python3 - "${results[@]}" <<'PY' || status=1

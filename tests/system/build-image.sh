@@ -68,13 +68,22 @@ image() {
   [ -f "$base.done" ] || die "$base is not a finished base tree"
   rm -rf "$root" "$out/rootfs.ext4"
   mkdir -p "$out"
-  # Hard links for the bulk: dpkg, depmod, ldconfig and the shadow tools
-  # replace files by rename, so the cached base keeps its own inodes.  What
-  # is appended to in place (logs) is copied.
-  echo "build-image: linking a copy of $base" >&2
-  cp -al "$base" "$root"
-  rm -rf "$root/var/log"
-  cp -a "$base/var/log" "$root/var/log"
+  if [ "${RFK_DROP_CACHES:-0}" = 1 ]; then
+    # A disposable build directory (run-all.sh wipes it before each run):
+    # the base will not be used again, so it becomes the image's tree, and
+    # the caller can free its space once rootfs.ext4 is written.
+    echo "build-image: moving $base into the image (RFK_DROP_CACHES=1)" >&2
+    rm -f "$base.done"
+    mv "$base" "$root"
+  else
+    # Hard links for the bulk: dpkg, depmod, ldconfig and the shadow tools
+    # replace files by rename, so the cached base keeps its own inodes.
+    # What is appended to in place (logs) is copied.
+    echo "build-image: linking a copy of $base" >&2
+    cp -al "$base" "$root"
+    rm -rf "$root/var/log"
+    cp -a "$base/var/log" "$root/var/log"
+  fi
 
   # Our packages, the way a user installs them (Recommends included).
   mkdir -p "$root/var/tmp/debs"

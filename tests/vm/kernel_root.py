@@ -293,6 +293,20 @@ def install_kernel(root, kver, packages):
     log(f'{kver} ready in {time.monotonic() - start:.0f} s')
 
 
+def drop_debs(root):
+    """Removes the .debs debootstrap and apt-get leave in the root's apt
+    cache: a few hundred MB per root that nothing reads again (a refresh
+    downloads what it installs), on CI machines whose disk can be short."""
+    archives = os.path.join(root, 'var/cache/apt/archives')
+    try:
+        names = os.listdir(archives)
+    except OSError:
+        return
+    for name in names:
+        if name.endswith('.deb'):
+            os.unlink(os.path.join(archives, name))
+
+
 def prepare(cache, suite, kvers, max_age, mirror):
     """[(kver, root)] of the kernels prepared: kvers, or the newest."""
     os.makedirs(cache, exist_ok=True)
@@ -300,32 +314,40 @@ def prepare(cache, suite, kvers, max_age, mirror):
     with open(os.path.join(cache, '.lock'), 'w') as lock:
         # two build directories sharing RFKILL_KERNEL_CACHE: one at a time
         fcntl.flock(lock, fcntl.LOCK_EX)
-        make_chroot(root, suite, mirror)
-        fresh = refresh_lists(root, max_age)
-        ready = ready_kernels(root)
-        if not fresh:
-            if kvers and set(kvers) <= set(ready):
-                log(f'WARNING: using the ready {", ".join(kvers)} without new lists')
-                return [(k, root) for k in kvers]
-            if not kvers and ready:
-                log(f'WARNING: using {ready[-1]}, {suite} may have a newer one')
-                return [(ready[-1], root)]
-            raise SetupError(f"cannot read {suite}'s package lists and the kernels "
-                             f'are not ready in {root}')
-        names = package_names(root)
-        if not kvers:
-            newest = newest_kver(root)
-            install_kernel(root, newest, kernel_packages(names, newest))
-            drop_older(root, newest)
-            return [(newest, root)]
-        for kver in kvers:
-            packages = kernel_packages(names, kver)
-            if packages:
-                install_kernel(root, kver, packages)
-            elif kver not in ready:
-                raise SetupError(f"{suite}'s package lists have no image, modules "
-                                 f'and headers packages of {kver}')
-        return [(k, root) for k in kvers]
+        try:
+            return prepare_locked(root, suite, kvers, max_age, mirror)
+        finally:
+            drop_debs(root)
+
+
+def prepare_locked(root, suite, kvers, max_age, mirror):
+    """prepare() under the cache's lock."""
+    make_chroot(root, suite, mirror)
+    fresh = refresh_lists(root, max_age)
+    ready = ready_kernels(root)
+    if not fresh:
+        if kvers and set(kvers) <= set(ready):
+            log(f'WARNING: using the ready {", ".join(kvers)} without new lists')
+            return [(k, root) for k in kvers]
+        if not kvers and ready:
+            log(f'WARNING: using {ready[-1]}, {suite} may have a newer one')
+            return [(ready[-1], root)]
+        raise SetupError(f"cannot read {suite}'s package lists and the kernels "
+                         f'are not ready in {root}')
+    names = package_names(root)
+    if not kvers:
+        newest = newest_kver(root)
+        install_kernel(root, newest, kernel_packages(names, newest))
+        drop_older(root, newest)
+        return [(newest, root)]
+    for kver in kvers:
+        packages = kernel_packages(names, kver)
+        if packages:
+            install_kernel(root, kver, packages)
+        elif kver not in ready:
+            raise SetupError(f"{suite}'s package lists have no image, modules "
+                             f'and headers packages of {kver}')
+    return [(k, root) for k in kvers]
 
 
 def main():
