@@ -76,6 +76,17 @@ class Model:
             return 'already on'
         held = self.airplane()
         self.soft[n] = False
+        # Every radio that takes part on at once (here: the last one off,
+        # the others being exceptions) while our list is active: airplane
+        # mode ended elsewhere, which ends the watch too; the radios the
+        # list has as off go off again.
+        if held and self.list is not None and \
+                not any(self.soft[m] for m in self.taking_part()):
+            self.remembered = None
+            for m in self.taking_part():
+                self.soft[m] = self.list.get(m, False)
+            self.list = None
+            return 'every radio on: airplane mode ended elsewhere'
         if self.remembered is not None and n in self.remembered:
             self.remembered[n] += 1
             if self.remembered[n] <= 2:
