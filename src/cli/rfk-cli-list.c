@@ -76,6 +76,27 @@ static const struct {
   { "REASON", FALSE, cell_reason },
 };
 
+/* The radios airplane mode leaves alone, by ID, on a line of their own
+ * that only exists when there are some: the table stays util-linux's. */
+static void
+print_exceptions (GPtrArray *devices)
+{
+  g_autoptr (GString) line = g_string_new ("EXCEPTIONS");
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *d = g_ptr_array_index (devices, i);
+
+      if (!d->exception)
+        continue;
+      g_string_append_printf (line, " %u", d->idx);
+      any = TRUE;
+    }
+  if (any)
+    printf ("%s\n", line->str);
+}
+
 static void
 print_table (RfkManager *manager)
 {
@@ -119,6 +140,7 @@ print_table (RfkManager *manager)
     }
   printf ("AIRPLANE %s\n",
           rfk_manager_get_airplane_mode (manager) ? "on" : "off");
+  print_exceptions (devices);
 }
 
 /* The basename of the link dir/name points to, or NULL. */
@@ -215,6 +237,9 @@ print_json (RfkManager *manager)
       json_builder_add_string_value (builder, d->hard ? "blocked"
                                                       : "unblocked");
       add_reasons (builder, d->hard_reasons);
+      /* Ours, not util-linux's: airplane mode leaves it alone. */
+      json_builder_set_member_name (builder, "airplane-exception");
+      json_builder_add_boolean_value (builder, d->exception);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

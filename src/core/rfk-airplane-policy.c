@@ -80,7 +80,7 @@ rfk_airplane_policy_in_force (const RfkPolicyRadio *radios, guint n_radios,
     {
       const RfkPolicyRadio *r = &radios[i];
 
-      if (!rfk_airplane_policy_counts (counted_types, r->type))
+      if (!rfk_airplane_policy_counts (counted_types, r->type) || r->spared)
         continue;
       counted++;
       /* Where our writes in flight leave it: requests take effect in
@@ -132,6 +132,17 @@ add_expect (RfkAirplanePlan *plan, guint32 idx, gboolean soft)
   g_array_append_val (plan->expect, expect);
 }
 
+/* A CHANGE_ALL that blocks type would switch a spared radio off. */
+static gboolean
+spared_on (const RfkPolicyRadio *radios, guint n_radios, guint type)
+{
+  for (guint i = 0; i < n_radios; i++)
+    if (radios[i].spared && !effective_soft (&radios[i])
+        && (type == RFK_TYPE_ALL || radios[i].type == type))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 list_has_radio_off (const RfkAirplaneStore *store)
 {
@@ -154,6 +165,9 @@ list_has_radio_off (const RfkAirplaneStore *store)
  * key press turn every radio on; so then only the per-type states are
  * set, and the key's first press in airplane mode does nothing (rfkill-
  * input blocks what is blocked already), its second one ends it.
+ *
+ * A type with a spared radio that is on keeps its global state: its
+ * targets are blocked one by one.
  */
 static void
 block_targets (RfkAirplanePlan *plan, const RfkPolicyRadio *radios,
@@ -161,24 +175,31 @@ block_targets (RfkAirplanePlan *plan, const RfkPolicyRadio *radios,
                const RfkAirplaneStore *list)
 {
   gboolean by_all = counted_types == RFK_AIRPLANE_TYPES_ALL
-                    && !list_has_radio_off (list);
+                    && !list_has_radio_off (list)
+                    && !spared_on (radios, n_radios, RFK_TYPE_ALL);
+  gboolean by_type[RFK_TYPE_COUNT] = { FALSE };
 
   if (by_all)
     add_write (plan, RFK_OP_CHANGE_ALL, 0, RFK_TYPE_ALL, TRUE);
   else
     for (guint t = RFK_TYPE_ALL + 1; t < RFK_TYPE_COUNT; t++)
-      if (rfk_airplane_policy_counts (counted_types, t))
-        add_write (plan, RFK_OP_CHANGE_ALL, 0, t, TRUE);
+      if (rfk_airplane_policy_counts (counted_types, t)
+          && !spared_on (radios, n_radios, t))
+        {
+          add_write (plan, RFK_OP_CHANGE_ALL, 0, t, TRUE);
+          by_type[t] = TRUE;
+        }
 
   for (guint i = 0; i < n_radios; i++)
     {
+      guint8 type = radios[i].type;
+
       if (!target[i])
         continue;
-      /* Not covered by a CHANGE_ALL of its type: a type we do not
-       * know, or a radio claiming the "all" type. */
-      if ((radios[i].type >= RFK_TYPE_COUNT || radios[i].type == RFK_TYPE_ALL)
-          && !by_all)
-        add_write (plan, RFK_OP_CHANGE, radios[i].idx, radios[i].type, TRUE);
+      /* Not covered by a CHANGE_ALL: a type we do not know, a radio
+       * claiming the "all" type, or a type with a spared radio on. */
+      if (!by_all && !(type < RFK_TYPE_COUNT && by_type[type]))
+        add_write (plan, RFK_OP_CHANGE, radios[i].idx, type, TRUE);
       add_expect (plan, radios[i].idx, TRUE);
     }
 }
@@ -210,7 +231,7 @@ plan_block (RfkPolicyEvent event, const RfkPolicyRadio *radios,
     {
       const RfkPolicyRadio *r = &radios[i];
 
-      if (!rfk_airplane_policy_counts (counted_types, r->type))
+      if (!rfk_airplane_policy_counts (counted_types, r->type) || r->spared)
         continue;
       target[i] = !effective_soft (r);
       any_target |= target[i];
@@ -258,11 +279,14 @@ plan_off (const RfkPolicyRadio *radios, guint n_radios,
       gboolean soft = FALSE;  /* radios we never saw: airplane off = on */
 
       want[i] = -1;
-      if (remembered->active && lookup (remembered, r, &soft))
+      if (r->spared)
+        ;  /* left as it is; a spared radio off keeps its type's global
+            * state blocked below, as any radio that stays off */
+      else if (remembered->active && lookup (remembered, r, &soft))
         want[i] = soft;
       else if (counted && (remembered->active || !r->hard))
         want[i] = FALSE;
-      if (counted && !r->hard)
+      if (counted && !r->hard && !r->spared)
         switchable = TRUE;
       if ((want[i] == -1 ? effective_soft (r) : want[i]) && counted)
         {
@@ -325,8 +349,8 @@ plan_ended_elsewhere (const RfkPolicyRadio *radios, guint n_radios,
     {
       gboolean soft;
 
-      if (lookup (remembered, &radios[i], &soft) && soft
-          && !effective_soft (&radios[i]))
+      if (!radios[i].spared && lookup (remembered, &radios[i], &soft)
+          && soft && !effective_soft (&radios[i]))
         {
           add_write (plan, RFK_OP_CHANGE, radios[i].idx, radios[i].type,
                      TRUE);

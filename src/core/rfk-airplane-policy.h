@@ -29,6 +29,11 @@ typedef struct {
   int writing;          /* soft state we wrote and wait for, or -1 */
   const char *key;      /* stable identity, rfk_device_dup_key() */
   const char *name_key; /* "type:name", for lists saved by older versions */
+  /* An exception (rfk-exceptions.h): airplane mode leaves it as it is,
+   * so no write of a plan may reach it, not even through its type's
+   * global state.  Radios that do not take part for another reason are
+   * not given to the policy at all. */
+  gboolean spared;
 } RfkPolicyRadio;
 
 typedef enum {

@@ -51,7 +51,7 @@ rfk_device_name_is_switch_only (const char *name)
 gboolean
 rfk_device_takes_part (const RfkDevice *device)
 {
-  return !device->switch_only && !device->refused;
+  return !device->switch_only && !device->refused && !device->exception;
 }
 
 char *

@@ -46,9 +46,13 @@ typedef struct {
    * until its state next changes (RULES.md, "refusing radios"). */
   gboolean refused;
   gboolean refused_soft; /* the state it did not reach */
+  /* The user turned it on in airplane mode: airplane mode leaves it as
+   * the user leaves it (RULES.md, rfk-exceptions.h). */
+  gboolean exception;
 } RfkDevice;
 
-/* Airplane mode counts it: not a known switch, not refusing. */
+/* Airplane mode counts it: not a known switch, not refusing, not an
+ * exception. */
 gboolean rfk_device_takes_part (const RfkDevice *device);
 /* "acme-slider (Wi-Fi) did not turn off", for a refused device. */
 char *rfk_device_dup_refusal (const RfkDevice *device);

@@ -119,6 +119,45 @@ rfk_manager_airplane_forget_list (RfkManager *self)
   g_hash_table_remove_all (self->newcomers);
 }
 
+/* RULES.md, "Exceptions".  Only while the list is active: radios the
+ * user switched off one by one are no airplane mode to keep.  Never the
+ * last radios that take part: airplane mode would be left with no radio,
+ * so turning them on ends it, as it always did. */
+void
+rfk_manager_airplane_spare (RfkManager *self, GPtrArray *devices)
+{
+  g_autoptr (RfkAirplaneStore) store = NULL;
+  guint turning_on = 0;
+
+  if (self->read_only || !rfk_manager_airplane_wanted (self))
+    return;
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (rfk_airplane_policy_takes_part (self->airplane_types, device)
+          && rfk_manager_soft_leaves (self, device))
+        turning_on++;
+    }
+  if (turning_on == 0 || turning_on >= self->n_counted)
+    return;
+  /* The list as the requests in flight leave it: an "off" in flight has
+   * forgotten it, though it is on disk until the kernel confirms. */
+  if (rfk_requests_has_kind (self, REQUEST_AIRPLANE_OFF))
+    return;
+  store = rfk_manager_list_load (self, NULL);
+  if (store == NULL || !store->active || store->corrupt_copy != NULL)
+    return;
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RfkDevice *device = g_ptr_array_index (devices, i);
+
+      if (rfk_airplane_policy_takes_part (self->airplane_types, device)
+          && rfk_manager_soft_leaves (self, device))
+        rfk_manager_mark_exception (self, device, TRUE);
+    }
+}
+
 gboolean
 rfk_manager_airplane_request_begin (RfkManager *self)
 {

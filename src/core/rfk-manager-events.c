@@ -11,6 +11,7 @@
 #include "rfk-manager-private.h"
 
 #include "rfk-identity.h"
+#include "rfk-exceptions.h"
 #include "rfk-refusals.h"
 #include "rfk-transport.h"
 
@@ -54,10 +55,11 @@ apply_state (RfkDevice *device, const RfkEvent *event)
                            ? event->hard_reasons : 0;
 }
 
-/* A radio that refused in an earlier run and has not changed since is
- * still left out; one that changed takes part again. */
+/* What earlier runs knew of the radio, by its stable key.  A radio that
+ * refused and has not changed since is still left out; one that changed
+ * takes part again.  An exception stays one until the user removes it. */
 static void
-note_refusal (RfkManager *self, RfkDevice *device)
+recall (RfkManager *self, RfkDevice *device)
 {
   g_autofree char *key = rfk_device_dup_key (device);
 
@@ -68,6 +70,7 @@ note_refusal (RfkManager *self, RfkDevice *device)
     }
   else if (!self->read_only)
     rfk_refusals_set (key, FALSE, FALSE);
+  device->exception = rfk_exceptions_lookup (key);
 }
 
 static void
@@ -87,7 +90,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->bus_device = rfk_identity_read_bus_device (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
   apply_state (device, event);
-  note_refusal (self, device);
+  recall (self, device);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
                        device);
   rfk_manager_insert_sorted (self->sorted, device);

@@ -45,11 +45,13 @@ policy_input_init (PolicyInput *input, RfkManager *self,
       gpointer value;
       RfkPolicyRadio radio;
 
-      if (!rfk_device_takes_part (device))
-        continue;  /* airplane mode cannot block it: not the policy's */
+      /* Airplane mode cannot block it: not the policy's.  An exception
+       * is, so that no write of a whole type reaches it. */
+      if (!rfk_device_takes_part (device) && !device->exception)
+        continue;
       radio = (RfkPolicyRadio) {
         .idx = device->idx, .type = device->type, .soft = device->soft,
-        .hard = device->hard, .writing = -1,
+        .hard = device->hard, .writing = -1, .spared = device->exception,
       };
 
       if (g_hash_table_lookup_extended (self->inflight, key, NULL, &value))

@@ -9,6 +9,7 @@
 
 #include "rfk-manager-private.h"
 
+#include "rfk-exceptions.h"
 #include "rfk-refusals.h"
 
 void
@@ -155,15 +156,6 @@ rfk_manager_retally (RfkManager *self)
     rfk_manager_tally (self, g_ptr_array_index (self->sorted, i), 1);
 }
 
-static gboolean
-enforcing_any (RfkManager *self)
-{
-  for (GList *l = self->requests; l != NULL; l = l->next)
-    if (((Request *) l->data)->kind == REQUEST_ENFORCE)
-      return TRUE;
-  return FALSE;
-}
-
 gboolean
 rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
 {
@@ -173,7 +165,8 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
    * do newcomers and radios the resume guard watches, waiting for the
    * batch's end.  They live only while a radio is being kept off, so
    * walking the radios then costs nothing worth a tally. */
-  if (unblocked > 0 && (enforcing_any (self) || self->newcomers_on->len > 0
+  if (unblocked > 0 && (rfk_requests_has_kind (self, REQUEST_ENFORCE)
+                        || self->newcomers_on->len > 0
                         || self->resume_on->len > 0))
     {
       unblocked = 0;
@@ -242,3 +235,19 @@ rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
   g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_CHANGED], 0, device);
 }
 
+void
+rfk_manager_mark_exception (RfkManager *self, RfkDevice *device,
+                            gboolean exception)
+{
+  g_autofree char *key = rfk_device_dup_key (device);
+
+  if (device->exception == exception)
+    return;
+  rfk_manager_tally (self, device, -1);
+  device->exception = exception;
+  rfk_manager_tally (self, device, 1);
+  /* For every later airplane mode, of the applet or the CLI. */
+  if (!self->read_only)
+    rfk_exceptions_set (key, exception);
+  g_signal_emit (self, rfk_manager_signals[SIGNAL_DEVICE_CHANGED], 0, device);
+}

@@ -232,6 +232,10 @@ void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
 void rfk_manager_device_free (RfkDevice *device);
 void rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device);
 /* device did not reach soft: leave it out until it next changes. */
+/* Makes device an exception or ends it, on disk too; the tallies follow,
+ * airplane mode is the caller's to update. */
+void rfk_manager_mark_exception (RfkManager *self, RfkDevice *device,
+                                 gboolean exception);
 void rfk_manager_mark_refused (RfkManager *self, RfkDevice *device,
                                gboolean soft);
 void rfk_manager_update_airplane_mode (RfkManager *self);
@@ -289,6 +293,8 @@ gboolean rfk_requests_supersede_airplane (RfkManager *self, RequestKind kind,
                                           GPtrArray *handover);
 /* The airplane request of kind that a new identical one may join: live,
  * and no caller's request came after it.  NULL if none. */
+/* Some live request is of kind. */
+gboolean rfk_requests_has_kind (RfkManager *self, RequestKind kind);
 Request *rfk_requests_joinable (RfkManager *self, RequestKind kind);
 /* Writes still in flight that no request waits for any more (their
  * request was superseded and the next one failed at once) get a request
@@ -339,6 +345,9 @@ void rfk_manager_airplane_drop_stale (RfkManager *self);
 /* The list is spent: an active one is replaced by an empty one. */
 void rfk_manager_airplane_forget_list (RfkManager *self);
 /* Around a request for single radios: begin returns what end needs. */
+/* Radios a request is about to turn on: while airplane mode holds with
+ * the list active, they become exceptions (RULES.md). */
+void rfk_manager_airplane_spare (RfkManager *self, GPtrArray *devices);
 gboolean rfk_manager_airplane_request_begin (RfkManager *self);
 void rfk_manager_airplane_request_end (RfkManager *self,
                                        gboolean held_before);

@@ -599,6 +599,15 @@ rfk_requests_supersede_airplane (RfkManager *self, RequestKind kind,
   return was_off;
 }
 
+gboolean
+rfk_requests_has_kind (RfkManager *self, RequestKind kind)
+{
+  for (GList *l = self->requests; l != NULL; l = l->next)
+    if (((Request *) l->data)->kind == kind)
+      return TRUE;
+  return FALSE;
+}
+
 Request *
 rfk_requests_joinable (RfkManager *self, RequestKind kind)
 {

@@ -297,6 +297,13 @@ rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
     }
 
   rfk_manager_resume_forget (self, device);
+  if (!blocked)
+    {
+      g_autoptr (GPtrArray) one = g_ptr_array_new ();
+
+      g_ptr_array_add (one, device);
+      rfk_manager_airplane_spare (self, one);
+    }
   held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_BLOCKED, cancellable,
                              callback, user_data,
@@ -357,16 +364,20 @@ rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
     }
 
   rfk_manager_resume_forget_type (self, type);
+  devices = g_ptr_array_new ();
+  for (guint i = 0; i < self->sorted->len; i++)
+    if (((RfkDevice *) g_ptr_array_index (self->sorted, i))->type == type)
+      g_ptr_array_add (devices, g_ptr_array_index (self->sorted, i));
+  if (!blocked)
+    rfk_manager_airplane_spare (self, devices);
   held = rfk_manager_airplane_request_begin (self);
   request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
                              user_data, rfk_manager_set_type_blocked_async);
-  devices = g_ptr_array_copy (self->sorted, NULL, NULL);
   for (guint i = 0; i < devices->len; i++)
     {
       RfkDevice *device = g_ptr_array_index (devices, i);
 
-      if (device->type == type
-          && !rfk_request_want (request, device, blocked != FALSE))
+      if (!rfk_request_want (request, device, blocked != FALSE))
         {
           request = NULL;  /* finished with the write's error */
           break;
@@ -521,6 +532,29 @@ rfk_manager_get_airplane_error (RfkManager *self)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), NULL);
   return self->airplane_error;
+}
+
+gboolean
+rfk_manager_remove_exception (RfkManager *self, guint32 idx, GError **error)
+{
+  RfkDevice *device;
+
+  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  device = rfk_manager_lookup (self, idx);
+  if (device == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("There is no radio with index %u"), idx);
+      return FALSE;
+    }
+  if (!device->exception)
+    return TRUE;
+  rfk_manager_mark_exception (self, device, FALSE);
+  /* It takes part again: while airplane mode holds it is remembered and
+   * blocked like a radio of a type just counted. */
+  rfk_manager_airplane_types_changed (self);
+  rfk_manager_update_airplane_mode (self);
+  return TRUE;
 }
 
 void

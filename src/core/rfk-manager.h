@@ -122,6 +122,12 @@ const GError *rfk_manager_get_airplane_error (RfkManager *self);
 
 /* Bit (1 << RfkType) per counted type; default: every type.  Changed
  * while airplane mode holds, the radios now counted are blocked too. */
+/* Ends the exception of radio idx (RULES.md, "Exceptions"): it takes
+ * part in airplane mode again, and while airplane mode holds it is
+ * remembered and blocked like the others.  TRUE also when it was none. */
+gboolean rfk_manager_remove_exception (RfkManager *self, guint32 idx,
+                                       GError **error);
+
 void rfk_manager_set_airplane_types (RfkManager *self, guint32 type_mask);
 guint32 rfk_manager_get_airplane_types (RfkManager *self);
 

@@ -176,6 +176,23 @@ carry_out (RfkDBusService *self, GDBusMethodInvocation *invocation)
       rfk_manager_set_blocked_async (manager, idx, blocked, NULL,
                                      radio_done_cb, invocation);
     }
+  else if (g_str_equal (method_name, "RemoveAirplaneException"))
+    {
+      g_autoptr (GError) error = NULL;
+      guint32 idx;
+
+      g_variant_get (parameters, "(u)", &idx);
+      if (rfk_manager_remove_exception (manager, idx, &error))
+        g_dbus_method_invocation_return_value (invocation, NULL);
+      else
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("No radio has index %u"), idx);
+
+          g_dbus_method_invocation_return_dbus_error (
+            invocation, RFK_DBUS_ERROR_NO_SUCH_RADIO, message);
+        }
+    }
   else
     g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
                                            G_DBUS_ERROR_UNKNOWN_METHOD,

@@ -19,6 +19,7 @@ typedef struct
   gboolean soft;
   gboolean hard;
   guint8 hard_reasons;
+  gboolean exception;
   char *name;
   GVariant *entry;  /* a{sv}, serialised */
   guint seen;       /* the last read that listed the radio */
@@ -44,7 +45,8 @@ static gboolean
 entry_matches (const Entry *e, const RfkDevice *d)
 {
   return e->type == d->type && e->soft == d->soft && e->hard == d->hard
-         && e->hard_reasons == d->hard_reasons && g_str_equal (e->name, d->name);
+         && e->hard_reasons == d->hard_reasons && e->exception == d->exception
+         && g_str_equal (e->name, d->name);
 }
 
 static GVariant *
@@ -68,6 +70,9 @@ build_entry (const RfkDevice *d)
   g_variant_builder_add (&entry, "{sv}", "reasons",
                          g_variant_new_strv ((const char *const *) reasons,
                                              -1));
+  /* Airplane mode leaves it as the user leaves it (RULES.md). */
+  g_variant_builder_add (&entry, "{sv}", "airplane-exception",
+                         g_variant_new_boolean (d->exception));
   return g_variant_builder_end (&entry);
 }
 
@@ -84,6 +89,7 @@ entry_for (RfkDBusRadios *self, const RfkDevice *d)
   e->soft = d->soft;
   e->hard = d->hard;
   e->hard_reasons = d->hard_reasons;
+  e->exception = d->exception;
   e->name = g_strdup (d->name);
   e->entry = g_variant_ref_sink (build_entry (d));
   /* Serialised now, once: every array that holds it copies these bytes. */

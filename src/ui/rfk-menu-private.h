@@ -12,6 +12,9 @@
  *                        ("action-failed"; radio_actions, airplane_actions)
  *   rfk-menu-radios.c    the radio and laptop-switch items, the status
  *                        item and the airplane item's state (radio_items)
+ *   rfk-menu-exceptions.c "… stays on in airplane mode", a check item
+ *                        per exception (exceptions_separator,
+ *                        exception_items)
  *   rfk-menu-types.c     "Airplane mode turns off" (types_item,
  *                        type_items)
  *   rfk-menu-led.c       "Airplane-mode light" (led_items, led_separator,
@@ -42,6 +45,8 @@ struct _RfkMenu
   GtkWidget *airplane_item;
   GtkWidget *first_separator;
   GtkWidget *status_item;    /* "No radios" and the like; after the radios */
+  GtkWidget *exceptions_separator; /* shown when there are exceptions;
+                                    * their items follow it */
   GtkWidget *switch_separator; /* laptop switches: shown when there are any */
   GtkWidget *switch_header;  /* "Laptop switches"; their items follow it */
   GtkWidget *types_item;     /* "Airplane mode turns off" */
@@ -54,6 +59,7 @@ struct _RfkMenu
   GtkWidget *autostart_item;
 
   GHashTable *radio_items;   /* GUINT(idx) -> GtkCheckMenuItem (borrowed) */
+  GHashTable *exception_items; /* the same, for exceptions */
   guint led_asked;           /* 1 + the rule a click is waiting for, or 0 */
   GQueue radio_actions;      /* RadioAction: clicks whose answer is due */
   GQueue airplane_actions;   /* GINT(enabled): the same for airplane mode */
@@ -77,6 +83,9 @@ void _rfk_menu_report_failure (RfkMenu *self, const char *action,
 
 /* rfk-menu-radios.c */
 void _rfk_menu_sync_radios (RfkMenu *self);
+
+/* rfk-menu-exceptions.c */
+void _rfk_menu_sync_exceptions (RfkMenu *self);
 
 /* rfk-menu-types.c */
 GtkWidget *_rfk_menu_build_types_submenu (RfkMenu *self);

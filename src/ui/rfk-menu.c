@@ -67,6 +67,7 @@ sync_now (gpointer user_data)
   RfkMenu *self = user_data;
 
   _rfk_menu_sync_radios (self);
+  _rfk_menu_sync_exceptions (self);
   _rfk_menu_sync_types (self);
   _rfk_menu_sync_leds (self);
   _rfk_menu_set_active_quietly (self->autostart_item,
@@ -100,6 +101,10 @@ build (RfkMenu *self)
   self->first_separator = append_item (self, gtk_separator_menu_item_new ());
   /* Radio items are inserted here, before the status item. */
   self->status_item = append_item (self, rfk_menu_item_new_status ());
+  self->exceptions_separator =
+    append_item (self, gtk_separator_menu_item_new ());
+  gtk_widget_hide (self->exceptions_separator);
+  /* Exception items are inserted here. */
 
   self->switch_separator = append_item (self, gtk_separator_menu_item_new ());
   /* TRANSLATORS: the heading of the laptop's own radio switches
@@ -179,6 +184,7 @@ rfk_menu_dispose (GObject *object)
   if (self->names != NULL)
     g_signal_handlers_disconnect_by_data (self->names, self);
   g_clear_pointer (&self->radio_items, g_hash_table_unref);
+  g_clear_pointer (&self->exception_items, g_hash_table_unref);
   _rfk_menu_forget_requests (self);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
@@ -224,6 +230,7 @@ static void
 rfk_menu_init (RfkMenu *self)
 {
   self->radio_items = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->exception_items = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_queue_init (&self->radio_actions);
   g_queue_init (&self->airplane_actions);
   self->throttle = rfk_sync_throttle_new (G_PRIORITY_DEFAULT_IDLE,

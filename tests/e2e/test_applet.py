@@ -358,10 +358,12 @@ def scenario(tap, vm, applet_path, logdir):
                "airplane key again: the menu shows airplane mode unchecked")
 
         # Every radio on, airplane mode from the menu (the kernel's "all"
-        # is blocked with them), then ended by turning Bluetooth on from
-        # the menu.  The key's next press must start airplane mode again:
-        # the applet cleared "all" (RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET)
-        # without moving a radio; else the press would unblock Wi-Fi.
+        # is blocked with them), then ended by turning the radios on from
+        # the menu: the first two become exceptions (airplane mode holds
+        # for the others), the last one ends it.  The key's next press must
+        # start airplane mode again: the applet cleared "all"
+        # (RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET) without moving a radio;
+        # else the press would leave every radio on.
         set_soft(vm, "phy0", 0)
         set_soft(vm, "phy1", 0)
         wait_soft(vm, {"phy0": 0, "phy1": 0, "hci0": 0})
@@ -371,18 +373,41 @@ def scenario(tap, vm, applet_path, logdir):
         item.click("Bluetooth (hci0)")
         now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0})
         tap.ok(bool(now) and bool(wait(
+                   lambda: item.find("Airplane mode").checked and item.find(
+                       "Bluetooth (hci0) stays on in airplane mode").checked)),
+               "Bluetooth turned on from the menu in airplane mode: an "
+               "exception, airplane mode holds, Wi-Fi stays off",
+               f"got {soft_states(vm)}")
+        item.click("Wi-Fi (phy0)")
+        wait_soft(vm, {"phy0": 0, "phy1": 1, "hci0": 0})
+        item.click("Wi-Fi (phy1)")
+        now = wait_soft(vm, {"phy0": 0, "phy1": 0, "hci0": 0})
+        tap.ok(bool(now) and bool(wait(
                    lambda: not item.find("Airplane mode").checked)),
-               "Bluetooth turned on from the menu ends airplane mode, Wi-Fi "
-               "stays off", f"got {soft_states(vm)}")
+               "the last radio turned on from the menu ends airplane mode",
+               f"got {soft_states(vm)}")
         press_airplane_key(vm, "key-after-radio-request")
         now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 1})
         tap.ok(bool(now), "then the airplane key's first press blocks every "
-               "radio (airplane mode again, not Wi-Fi on)",
+               "radio (airplane mode again, not every radio left on)",
                f"got {soft_states(vm)}")
         press_airplane_key(vm)
-        now = wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0}, timeout=15)
+        now = wait_soft(vm, {"phy0": 0, "phy1": 0, "hci0": 0}, timeout=15)
         tap.ok(bool(now), "and the second press brings back what the first "
                "found", f"got {soft_states(vm)}")
+        # The exceptions removed from the menu, as a user does; airplane
+        # mode is off, so nothing is written.  Wi-Fi off by hand, as the
+        # next steps start.
+        for label in ("Bluetooth (hci0) stays on in airplane mode",
+                      "Wi-Fi (phy0) stays on in airplane mode"):
+            item.click(label)
+        tap.ok(bool(wait(lambda: not [e for e in item.layout().children
+                                      if e.visible and e.label.endswith(
+                                          " in airplane mode")])),
+               "the exceptions removed from the menu", item.dump())
+        set_soft(vm, "phy0", 1)
+        set_soft(vm, "phy1", 1)
+        wait_soft(vm, {"phy0": 1, "phy1": 1, "hci0": 0})
 
         # The rule changes live from GSettings.
         vm.mark("rule-never")

@@ -19,8 +19,11 @@ Model below; not from the C code):
     mode not holding: nothing;
   - toggle: the opposite of airplane mode as the requests in flight
     leave it;
-  - a radio switched on by our request while airplane mode holds ends
-    airplane mode: the list is dropped, nothing else changes;
+  - radios switched on by our request while airplane mode holds with a
+    list become exceptions (airplane mode holds on; later airplane on and
+    off leave them alone), unless no other radio would be left taking
+    part: then airplane mode ends, the list is dropped, nothing else
+    changes; without a list, a radio on just ends airplane mode;
   - a type write sets every radio of the type.
 
 Arrival order is known: every request goes out on ONE D-Bus connection
@@ -165,16 +168,22 @@ class Model:
         self.types = {r['idx']: r['type'] for r in radios}
         self.soft = dict(soft)
         self.list = None if remembered is None else dict(remembered)
+        self.exceptions = set()
 
     def copy(self):
         m = Model([], {}, None)
         m.types, m.soft = dict(self.types), dict(self.soft)
         m.list = None if self.list is None else dict(self.list)
+        m.exceptions = set(self.exceptions)
         return m
+
+    def taking_part(self):
+        return [i for i in self.soft if i not in self.exceptions]
 
     def airplane(self):
         """At least one radio takes part, each of them blocked."""
-        return bool(self.soft) and all(self.soft.values())
+        mine = self.taking_part()
+        return bool(mine) and all(self.soft[i] for i in mine)
 
     def type_airplane(self, rtype):
         """gsd's per-type property: at least one radio of the type, none
@@ -183,34 +192,49 @@ class Model:
         return bool(mine) and all(self.soft[i] for i in mine)
 
     def _set(self, targets):
-        """Soft states as asked; a radio switched on while airplane mode
-        holds ends it (the list is dropped).  Returns the radios changed."""
+        """Soft states as asked.  Radios switched on while airplane mode
+        holds with a list become exceptions, unless no other radio would
+        be left taking part; otherwise a radio switched on while airplane
+        mode holds ends it (the list is dropped).  Returns the radios
+        changed."""
         writes = {i for i, b in targets.items() if self.soft[i] != b}
-        if self.airplane() and any(not targets[i] for i in writes):
-            self.list = None
+        turning_on = {i for i in writes
+                      if not targets[i] and i not in self.exceptions}
+        held = self.airplane()
+        if self.list is not None and held and turning_on and \
+                len(turning_on) < len(self.taking_part()):
+            self.exceptions |= turning_on
         for i in writes:
             self.soft[i] = targets[i]
+        if held and not self.airplane():
+            self.list = None
         return writes
 
     def airplane_on(self):
+        """Exceptions are left as they are, neither blocked nor listed."""
+        mine = self.taking_part()
+        if not mine:
+            return Effect('airplane', set(), set(), True, 'nothing: no radio '
+                          'takes part')
         if self.list is not None and self.airplane():
-            for i in self.soft:
+            for i in mine:
                 self.list.setdefault(i, self.soft[i])
         else:
-            self.list = dict(self.soft)
-        writes = {i for i in self.soft if not self.soft[i]}
+            self.list = {i: self.soft[i] for i in mine}
+        writes = {i for i in mine if not self.soft[i]}
         for i in writes:
             self.soft[i] = True
-        return Effect('airplane', writes, set(self.soft), True)
+        return Effect('airplane', writes, set(mine), True)
 
     def airplane_off(self):
+        mine = self.taking_part()
         if self.list is None:
             if not self.airplane():
                 return Effect('airplane', set(), set(), False, 'nothing: no list, '
                               'airplane mode not holding')
-            targets = {i: False for i in self.soft}
+            targets = {i: False for i in mine}
         else:
-            targets = {i: self.list.get(i, False) for i in self.soft}
+            targets = {i: self.list.get(i, False) for i in mine}
         self.list = None
         writes = {i for i, b in targets.items() if self.soft[i] != b}
         for i in writes:
@@ -248,6 +272,7 @@ class Model:
         """What the test reads back: each radio's soft state from the fake
         kernel, AirplaneMode and the per-type properties (ours and gsd's)."""
         out = {f'soft {i}': self.soft[i] for i in sorted(self.soft)}
+        out.update({f'exception {i}': i in self.exceptions for i in sorted(self.soft)})
         a = self.airplane()
         bt, ww = self.type_airplane('bluetooth'), self.type_airplane('wwan')
         for obj in ('ours', 'gsd'):
@@ -263,6 +288,8 @@ class Model:
         else:
             memory = 'list: ' + ' '.join(f'{names[i]}={onoff(b)}'
                                          for i, b in sorted(self.list.items()))
+        if self.exceptions:
+            memory += '; exceptions: ' + ' '.join(names[i] for i in sorted(self.exceptions))
         return f'{radios}; {memory}'
 
 
@@ -432,7 +459,8 @@ class Harness:
         ids = {}
         for e in root.children:
             for idx, name in self.names.items():
-                if e.toggle_type == 'checkmark' and f'({name})' in e.label:
+                if e.toggle_type == 'checkmark' and f'({name})' in e.label \
+                        and not e.label.endswith(' in airplane mode'):
                     ids[idx] = e.id
         return (airplane, ids) if len(ids) == len(self.names) else None
 
@@ -522,6 +550,8 @@ class Harness:
                 out[f'{obj} {p}'] = props[p]
             if obj == 'ours':
                 view = {r['index']: r['soft'] for r in props['Radios']}
+                for r in props['Radios']:
+                    out[f'exception {r["index"]}'] = r['airplane-exception']
         return out, view
 
     def settle(self, expected, quiet):
@@ -554,6 +584,7 @@ class Harness:
         if not self.clean:
             self.call_sync(Req('SetAirplaneMode', False))
         self.clean = False
+        self.remove_exceptions()
         for r in self.fake.state():
             if r['soft'] != soft[r['idx']]:
                 self.call_sync(Req('SetRadioBlocked', r['idx'], soft[r['idx']]))
@@ -568,6 +599,38 @@ class Harness:
                 f'{self.variant}: could not set the start state {model.describe(self.names)}'
                 f' one request at a time: {diff(expected, got)}')
         return model
+
+    def remove_exceptions(self):
+        """As a user does: a click on each "… stays on/off in airplane
+        mode" item, which, airplane mode being off, writes nothing.  Which
+        radios are exceptions is read from Radios: the menu may not show
+        the last one yet."""
+        def spared():
+            return [r['name'] for r in self.api.get('Radios') if r['airplane-exception']]
+
+        def entry(name):
+            for e in self.item.layout().children:
+                if e.visible and f'({name}) stays' in e.label \
+                        and e.label.endswith(' in airplane mode'):
+                    return e
+            return None
+        # The menu catches up with the model after a burst at its own pace
+        # (up to 2 s): an item clicked just before it is replaced is lost,
+        # as a user's would be, so each is clicked again until it is gone.
+        for _ in range(5):
+            for name in spared():
+                self.item.click(gt.wait_for(lambda: entry(name), 5,
+                                            f'the menu item of the exception {name}'))
+            try:
+                gt.wait_for(lambda: not spared(), 1, 'every exception removed')
+                return
+            except gt.TestFailure:
+                pass
+        try:
+            gt.wait_for(lambda: not spared(), 5, 'every exception removed')
+        except gt.TestFailure as failure:
+            raise gt.TestFailure(f'{failure}: Radios has {spared()}, the menu '
+                                 f'{self.item.dump()}') from None
 
     def delay(self):
         return self.relay.delay if self.relay else 0.0
@@ -697,16 +760,17 @@ CLI_DELAY = 0.5
 
 def scenario_toggle_wifi_on_toggle(h):
     """ToggleAirplaneMode, SetRadioBlocked(wifi, false), ToggleAirplaneMode:
-    the last toggle sees Wi-Fi on as the earlier requests leave it, so it
-    turns airplane mode on again."""
+    Wi-Fi on in airplane mode is an exception, so the last toggle sees
+    airplane mode holding for the others and ends it; Wi-Fi stays on."""
     return h.burst('toggle, Wi-Fi on, toggle', ALL_ON, False, [
         Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, False),
         Req('ToggleAirplaneMode')])
 
 
 def scenario_toggle_gsd_bluetooth_on_toggle(h):
-    """ToggleAirplaneMode, gsd's BluetoothAirplaneMode=false,
-    ToggleAirplaneMode: ends in airplane mode, Bluetooth off."""
+    """ToggleAirplaneMode, gsd's BluetoothAirplaneMode=false (GNOME Shell's
+    Bluetooth switch), ToggleAirplaneMode: Bluetooth is an exception, the
+    last toggle ends airplane mode and leaves Bluetooth on."""
     return h.burst('toggle, gsd BluetoothAirplaneMode=false, toggle', ALL_ON, False, [
         Req('ToggleAirplaneMode'), Req('Prop', 'gsd', 'BluetoothAirplaneMode', False),
         Req('ToggleAirplaneMode')])
@@ -714,8 +778,8 @@ def scenario_toggle_gsd_bluetooth_on_toggle(h):
 
 def scenario_toggle_radio_off_on_airplane_on(h):
     """ToggleAirplaneMode, SetRadioBlocked(0, true), SetRadioBlocked(0,
-    false), SetAirplaneMode(true): radio 0 on ended airplane mode, so the
-    last request turns it on again and blocks radio 0."""
+    false), SetAirplaneMode(true): radio 0 on is an exception, so the last
+    request (planned anew, not joined) leaves it on."""
     return h.burst('toggle, radio 0 off, radio 0 on, airplane on', ALL_ON, False, [
         Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, True),
         Req('SetRadioBlocked', 0, False), Req('SetAirplaneMode', True)])
@@ -831,15 +895,19 @@ def check_model():
         if with_list:
             m.airplane_on()
         return m, [m.apply(r) for r in reqs]
+    # Wi-Fi on in airplane mode is an exception: the second toggle ends
+    # airplane mode for the others and leaves Wi-Fi on.
     m, _ = run([Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, False),
                 Req('ToggleAirplaneMode')])
-    check(m.airplane() and m.soft[0], 'model: toggle, Wi-Fi on, toggle')
+    check(not m.airplane() and not m.soft[0] and m.exceptions == {0},
+          'model: toggle, Wi-Fi on, toggle')
     m, _ = run([Req('ToggleAirplaneMode'), Req('Prop', 'gsd', 'BluetoothAirplaneMode', False),
                 Req('ToggleAirplaneMode')])
-    check(m.airplane() and m.soft[2], 'model: toggle, Bluetooth on, toggle')
+    check(not m.airplane() and not m.soft[2] and m.exceptions == {2},
+          'model: toggle, Bluetooth on, toggle')
     m, _ = run([Req('ToggleAirplaneMode'), Req('SetRadioBlocked', 0, True),
                 Req('SetRadioBlocked', 0, False), Req('SetAirplaneMode', True)])
-    check(m.airplane() and m.soft[0], 'model: toggle, radio 0 off and on, airplane on')
+    check(m.airplane() and not m.soft[0], 'model: toggle, radio 0 off and on, airplane on')
     for start, with_list in ((ALL_ON, False), ({0: False, 1: True, 2: False, 3: False}, True)):
         m, _ = run([Req('SecondaryActivate'), Req('ClickAirplane')], start, with_list)
         want, _ = run([], start, with_list)
@@ -847,11 +915,19 @@ def check_model():
     m, _ = run([Req('SetAirplaneMode', True)], {0: False, 1: True, 2: False, 3: False})
     m.airplane_off()
     check(m.soft == {0: False, 1: True, 2: False, 3: False}, 'model: off restores')
-    # A radio on ends airplane mode and drops the list: off then does nothing.
+    # A radio on keeps the list: off restores the others, leaves it on.
     m, _ = run([Req('SetAirplaneMode', True), Req('SetRadioBlocked', 0, False),
                 Req('SetAirplaneMode', False)], {0: False, 1: True, 2: False, 3: False})
-    check(m.soft == {0: False, 1: True, 2: True, 3: True} and m.list is None,
-          'model: a radio on drops the list')
+    check(m.soft == {0: False, 1: True, 2: False, 3: False} and m.list is None
+          and m.exceptions == {0}, 'model: a radio on is an exception')
+    # The last radio airplane mode has, turned on, ends it and drops the
+    # list: off then does nothing.
+    m, _ = run([Req('SetAirplaneMode', True), Req('SetRadioBlocked', 0, False),
+                Req('SetRadioBlocked', 1, False), Req('SetRadioBlocked', 2, False),
+                Req('SetRadioBlocked', 3, False), Req('SetAirplaneMode', False)],
+               {0: True, 1: True, 2: True, 3: True})
+    check(m.soft == {0: False, 1: False, 2: False, 3: False} and m.list is None
+          and m.exceptions == {0, 1, 2}, 'model: the last radio on drops the list')
     reqs = [Req('SetAirplaneMode', True), Req('Prop', 'ours', 'AirplaneMode', True)]
     _, effects = run(reqs)
     check(not allowed_superseded(0, reqs, effects) and

@@ -10,7 +10,13 @@ when clicked (gnome-shell 43, js/ui/status/rfkill.js).  As a user:
      Quick Settings is opened again; the only part that changed is the
      toggle, which is how the test finds it;
   3. a click on that toggle ends airplane mode: every radio is on, our
-     icon and menu say so, and for 2 s nobody writes to the kernel.
+     icon and menu say so, and for 2 s nobody writes to the kernel;
+  4. airplane mode from our menu again, then Bluetooth on from our menu:
+     an exception (src/RULES.md), so our menu keeps airplane mode, while
+     gsd-rfkill, which counts every radio, says AirplaneMode false and
+     Quick Settings draws the toggle off, as in step 1 (with
+     serve-gnome-rfkill the applet serves gsd's object and GNOME shows
+     airplane mode on instead).
 Screenshots go to $RFK_SCREENSHOT_DIR/gnome-gsd/.
 """
 import os
@@ -112,6 +118,28 @@ def test(logdir):
             cx, cy, 'our menu', os.path.join(outdir, 'menu-after-toggle.png'))
         xdotool('key', 'Escape')
         shell.wait_closed(before)
+
+        # 4. An exception: our airplane mode with Bluetooth on.
+        item.click('Airplane mode')
+        wait_for(lambda: all(r['soft'] for r in fake.state()), 5,
+                 'every radio off after our "Airplane mode"')
+        item.click('Bluetooth (hci0)')
+        wait_for(lambda: [r['soft'] for r in fake.state()] == [True, True, False], 5,
+                 f'Bluetooth on, Wi-Fi off: {fake.state()}')
+        wait_for(lambda: item.find('Airplane mode').checked and item.find(
+            'Bluetooth (hci0) stays on in airplane mode').checked, 5,
+            'our menu: airplane mode, and the exception')
+        wait_for(lambda: gsd.get('AirplaneMode') is False, 5,
+                 'gsd AirplaneMode false: a radio is on')
+        before, qs_now, _box = shell.open_menu(
+            SYSTEM_X, SYSTEM_Y, 'Quick Settings',
+            os.path.join(outdir, 'quick-settings-exception.png'))
+        changed = diff_box(qs_off, qs_now, step=2)
+        check(changed is None or changed[2] < x0 or changed[0] > x1
+              or changed[3] < y0 or changed[1] > y1,
+              f'the airplane toggle is drawn on with Bluetooth on ({changed} vs {toggle})')
+        xdotool('key', 'Escape')
+        shell.wait_closed(before, 'Quick Settings closed')
         check(applet.proc.poll() is None, 'the applet died')
         shell.alive()
     finally:

@@ -21,6 +21,8 @@ model_new (void)
                                        NULL);
   m->asleep_off = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          NULL);
+  m->exceptions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         NULL);
   return m;
 }
 
@@ -31,6 +33,7 @@ model_free (Model *m)
   g_hash_table_unref (m->list);
   g_hash_table_unref (m->refusals);
   g_hash_table_unref (m->asleep_off);
+  g_hash_table_unref (m->exceptions);
   g_free (m);
 }
 
@@ -58,13 +61,28 @@ model_lookup (Model *m, guint32 idx)
     for (ModelRadio *r = m->radios->pdata[i_]; r != NULL; r = NULL)
 
 gboolean
+model_excepted (Model *m, const ModelRadio *r)
+{
+  g_autofree char *key = model_key (r);
+
+  return g_hash_table_contains (m->exceptions, key);
+}
+
+/* Neither refusing nor an exception. */
+static gboolean
+takes_part (Model *m, const ModelRadio *r)
+{
+  return !r->refused && !model_excepted (m, r);
+}
+
+gboolean
 model_airplane (Model *m, gboolean by_leaves)
 {
   guint taking_part = 0;
 
   EACH (r)
     {
-      if (r->refused)
+      if (!takes_part (m, r))
         continue;
       taking_part++;
       if (!(by_leaves ? r->leaves : r->soft) && !r->hard)
@@ -78,7 +96,7 @@ static gboolean
 some_on (Model *m)
 {
   EACH (r)
-    if (!r->refused && !r->soft && !r->hard)
+    if (takes_part (m, r) && !r->soft && !r->hard)
       return TRUE;
   return FALSE;
 }
@@ -97,7 +115,7 @@ static gboolean
 others_blocked (Model *m, const ModelRadio *r)
 {
   EACH (o)
-    if (o != r && !o->refused && !o->soft && !o->hard)
+    if (o != r && takes_part (m, o) && !o->soft && !o->hard)
       return FALSE;
   return TRUE;
 }
@@ -115,17 +133,33 @@ write_radio (ModelRadio *r, gboolean soft)
     r->soft = soft;
 }
 
-/* Keeping a newcomer off goes through the global state of every counted
- * type (CHANGE_ALL, as airplane mode itself): every radio that takes
- * part is soft-blocked too (only hard-blocked ones can still be on), and
- * waited for. */
+/* Blocking for airplane mode sets the kernel's global state of every
+ * type, but for a type with an exception that is on: a global block
+ * would switch that one off too. */
+static void
+block_globals (Model *m)
+{
+  for (guint t = 0; t < G_N_ELEMENTS (m->global); t++)
+    {
+      gboolean spared_on = FALSE;
+
+      EACH (r)
+        if (r->type == t && model_excepted (m, r) && !r->leaves)
+          spared_on = TRUE;
+      if (!spared_on)
+        m->global[t] = TRUE;
+    }
+}
+
+/* Keeping a newcomer off goes through the global states (as airplane
+ * mode itself): every radio that takes part is soft-blocked too (only
+ * hard-blocked ones can still be on), and waited for. */
 static void
 keep_off (Model *m, ModelRadio *r)
 {
-  for (guint t = 0; t < G_N_ELEMENTS (m->global); t++)
-    m->global[t] = TRUE;
+  block_globals (m);
   EACH (o)
-    if (!o->refused)
+    if (takes_part (m, o))
       write_radio (o, TRUE);
 }
 
@@ -154,15 +188,51 @@ set_one (Model *m, ModelRadio *r, gboolean blocked)
   write_radio (r, blocked);
 }
 
+/* Radios a request turns on while airplane mode holds with the list
+ * active become exceptions, unless they are the last that take part. */
+static void
+spare (Model *m, GPtrArray *radios)
+{
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  guint taking_part = 0;
+
+  if (!m->list_active || !model_airplane (m, TRUE))
+    return;
+  EACH (r)
+    taking_part += takes_part (m, r);
+  for (guint i = 0; i < radios->len; i++)
+    {
+      ModelRadio *r = radios->pdata[i];
+
+      if (takes_part (m, r) && r->leaves)
+        g_ptr_array_add (keys, model_key (r));
+    }
+  if (keys->len == 0 || keys->len >= taking_part)
+    {
+      g_ptr_array_set_free_func (keys, g_free);
+      return;
+    }
+  for (guint i = 0; i < keys->len; i++)
+    g_hash_table_add (m->exceptions, keys->pdata[i]);
+}
+
 void
 model_set_blocked (Model *m, guint32 idx, gboolean blocked)
 {
   ModelRadio *r = model_lookup (m, idx);
-  gboolean held = model_airplane (m, TRUE);
+  gboolean held;
 
   if (r == NULL)
     return;
   guard_forget (m, r);
+  if (!blocked)
+    {
+      g_autoptr (GPtrArray) one = g_ptr_array_new ();
+
+      g_ptr_array_add (one, r);
+      spare (m, one);
+    }
+  held = model_airplane (m, TRUE);
   set_one (m, r, blocked);
   /* Switched on by hand while airplane mode held: it ended. */
   if (held && !model_airplane (m, TRUE))
@@ -172,14 +242,20 @@ model_set_blocked (Model *m, guint32 idx, gboolean blocked)
 void
 model_set_type (Model *m, guint8 type, gboolean blocked)
 {
-  gboolean held = model_airplane (m, TRUE);
+  g_autoptr (GPtrArray) of_type = g_ptr_array_new ();
+  gboolean held;
 
   EACH (r)
     if (r->type == type)
       {
         guard_forget (m, r);
-        set_one (m, r, blocked);
+        g_ptr_array_add (of_type, r);
       }
+  if (!blocked)
+    spare (m, of_type);
+  held = model_airplane (m, TRUE);
+  for (guint i = 0; i < of_type->len; i++)
+    set_one (m, of_type->pdata[i], blocked);
   if (held && !model_airplane (m, TRUE))
     forget_list (m);
 }
@@ -191,7 +267,7 @@ model_airplane_on (Model *m)
 
   guard_end (m);  /* airplane mode names every radio */
   EACH (r)
-    any |= !r->refused;
+    any |= takes_part (m, r);
   if (!any)
     return;  /* no radio to switch: an error, nothing changes */
   /* A list still holding is kept and grows; else a new one. */
@@ -202,12 +278,11 @@ model_airplane_on (Model *m)
     {
       g_autofree char *key = NULL;
 
-      if (r->refused)
+      if (!takes_part (m, r))
         continue;
       /* Something to block: the global states are set with it. */
       if (!r->leaves)
-        for (guint t = 0; t < G_N_ELEMENTS (m->global); t++)
-          m->global[t] = TRUE;
+        block_globals (m);
       key = model_key (r);
       if (!g_hash_table_contains (m->list, key))
         g_hash_table_insert (m->list, g_steal_pointer (&key),
@@ -225,8 +300,8 @@ model_airplane_off (Model *m)
   guard_end (m);
   EACH (r)
     {
-      any |= !r->refused;
-      switchable |= !r->refused && !r->hard;
+      any |= takes_part (m, r);
+      switchable |= takes_part (m, r) && !r->hard;
     }
   if (!any)
     return;
@@ -240,6 +315,14 @@ model_airplane_off (Model *m)
       gpointer value;
       int want = -1;
 
+      /* An exception is left as it is; one that is off keeps its type's
+       * global state blocked, as any radio that stays off. */
+      if (model_excepted (m, r))
+        {
+          if (r->leaves && r->type < G_N_ELEMENTS (stays_off))
+            stays_off[r->type] = TRUE;
+          continue;
+        }
       if (r->refused)
         continue;
       if (m->list_active
@@ -297,7 +380,7 @@ decide_about_others (Model *m, gboolean held_before,
       gboolean every_on = TRUE;
 
       EACH (r)
-        if (!r->refused && r->soft && !r->hard)
+        if (takes_part (m, r) && r->soft && !r->hard)
           every_on = FALSE;
       if (every_on && m->list_active)
         {
@@ -307,7 +390,8 @@ decide_about_others (Model *m, gboolean held_before,
               g_autofree char *key = model_key (r);
               gpointer value;
 
-              if (g_hash_table_lookup_extended (m->list, key, NULL, &value)
+              if (takes_part (m, r)
+                  && g_hash_table_lookup_extended (m->list, key, NULL, &value)
                   && GPOINTER_TO_INT (value) - 1 && !r->leaves)
                 write_radio (r, TRUE);
             }
@@ -322,7 +406,7 @@ decide_about_others (Model *m, gboolean held_before,
         {
           ModelRadio *r = m->radios->pdata[i];
 
-          if (!r->refused)
+          if (takes_part (m, r))
             g_hash_table_insert (m->list, model_key (r),
                                  GINT_TO_POINTER (soft_before[i] + 1));
         }
@@ -398,7 +482,7 @@ model_radio_added (Model *m, guint32 idx, guint8 type, const char *name,
   g_ptr_array_add (m->radios, r);
   /* Plugged in during airplane mode: kept off, not remembered; the
    * first time its saved state turns it on is undone too. */
-  if (!r->refused && m->list_active && others_blocked (m, r))
+  if (takes_part (m, r) && m->list_active && others_blocked (m, r))
     {
       r->newcomer = TRUE;
       if (!r->soft)
@@ -452,7 +536,7 @@ model_others_set (Model *m, const guint32 *idx, const gboolean *soft,
         }
     }
   EACH (r)
-    if (!r->refused && r->soft && !r->hard)
+    if (takes_part (m, r) && r->soft && !r->hard)
       every_on = FALSE;
   /* A newcomer's saved state turning it on is undone if the others are
    * still off after the whole change: `rfkill unblock all` ends airplane
@@ -511,6 +595,41 @@ void
 model_resume_window_end (Model *m)
 {
   guard_end (m);
+}
+
+void
+model_remove_exception (Model *m, guint32 idx)
+{
+  ModelRadio *r = model_lookup (m, idx);
+  g_autofree char *key = NULL;
+  gboolean held = model_airplane (m, FALSE);
+
+  if (r == NULL || !model_excepted (m, r))
+    return;
+  key = model_key (r);
+  g_hash_table_remove (m->exceptions, key);
+  if (!held || !m->list_active)
+    return;
+  /* It takes part again: as when a type starts to count, every radio
+   * that takes part is remembered if the list lacks it, and blocked
+   * (soft: a hard-blocked one too). */
+  EACH (o)
+    {
+      g_autofree char *okey = NULL;
+
+      if (!takes_part (m, o))
+        continue;
+      okey = model_key (o);
+      if (!g_hash_table_contains (m->list, okey))
+        g_hash_table_insert (m->list, g_steal_pointer (&okey),
+                             GINT_TO_POINTER (o->leaves + 1));
+    }
+  EACH (o)
+    if (takes_part (m, o) && !o->leaves)
+      {
+        block_globals (m);
+        write_radio (o, TRUE);
+      }
 }
 
 void

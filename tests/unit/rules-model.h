@@ -36,6 +36,8 @@ typedef struct {
    * "type:name" -> GUINT (its writes + 1) of the radios off at sleep. */
   gboolean watching;
   GHashTable *asleep_off;
+  /* Radios airplane mode leaves alone: "type:name" set (on disk). */
+  GHashTable *exceptions;
 } Model;
 
 Model *model_new (void);
@@ -43,6 +45,8 @@ void model_free (Model *m);
 
 char *model_key (const ModelRadio *r);
 ModelRadio *model_lookup (Model *m, guint32 idx);
+/* The user turned r on in airplane mode: it is an exception. */
+gboolean model_excepted (Model *m, const ModelRadio *r);
 /* Airplane mode: a radio takes part, and each that does is blocked.
  * by_leaves: judged by where our requests leave them. */
 gboolean model_airplane (Model *m, gboolean by_leaves);
@@ -68,6 +72,8 @@ void model_hard (Model *m, guint32 idx, gboolean hard);
  * the guard's window after resume ends. */
 void model_sleep (Model *m, gboolean keep);
 void model_resume_window_end (Model *m);
+/* The user removes an exception (the menu), while nothing is in flight. */
+void model_remove_exception (Model *m, guint32 idx);
 /* The applet or the CLI starts anew on the same kernel. */
 void model_restart (Model *m);
 

@@ -612,6 +612,40 @@ def airplane_knows_the_applets_device_however_spelled():
 
 
 @test
+def airplane_leaves_an_exception_alone():
+    # An exception the user's applet recorded (Bluetooth turned on in an
+    # earlier airplane mode): --airplane on leaves it on, --list and
+    # --json say so.  The file's key is the restore list's, read back
+    # from the list the CLI itself saved.
+    with laptop() as fake:
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 0, r.stderr
+        keys = [line.split("=")[0] for line in open(fake.state_file)
+                if line.startswith("bluetooth:")]
+        assert len(keys) == 1, open(fake.state_file).read()
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 0, r.stderr
+        state = os.path.dirname(fake.state_file)
+        with open(os.path.join(state, "airplane-exceptions.ini"), "w") as f:
+            f.write(f"[exceptions]\n{keys[0]}=stays\n")
+        r = fake.applet("--device", fake.sock, "--airplane", "on")
+        assert r.returncode == 0, r.stderr
+        assert fake.soft_states() == {"phy0": "off", "phy1": "off",
+                                      "hci0": "on"}, fake.soft_states()
+        r = fake.applet("--device", fake.sock, "--list")
+        assert r.stdout.endswith("AIRPLANE on\nEXCEPTIONS 2\n"), r.stdout
+        doc = json.loads(fake.applet("--device", fake.sock, "--list",
+                                     "--json").stdout)
+        assert [d["airplane-exception"] for d in doc["rfkilldevices"]] == \
+            [False, False, True]
+        assert doc["airplane-mode"] is True
+        r = fake.applet("--device", fake.sock, "--airplane", "off")
+        assert r.returncode == 0, r.stderr
+        assert fake.soft_states() == {"phy0": "on", "phy1": "off",
+                                      "hci0": "on"}, fake.soft_states()
+
+
+@test
 def list_changes_nothing_on_disk():
     # A corrupt list and corrupt refusals: --list says so and moves,
     # renames and writes nothing.

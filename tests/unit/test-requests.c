@@ -116,8 +116,9 @@ settle_calls (Fixture *f, Outcomes *o, guint calls)
 #define TOGGLE(f, o) \
   rfk_manager_toggle_airplane_mode_async ((f)->manager, NULL, airplane_cb, o)
 
-/* Toggle, Wi-Fi on, toggle: Wi-Fi on ends the first airplane mode, so
- * the second toggle turns it on again. */
+/* Toggle, Wi-Fi on, toggle, all in flight: Wi-Fi on in airplane mode
+ * is an exception, so airplane mode holds for Bluetooth and the second
+ * toggle ends it, bringing Bluetooth back and leaving Wi-Fi alone. */
 static void
 test_toggle_radio_on_toggle (Fixture *f, gconstpointer data)
 {
@@ -126,15 +127,42 @@ test_toggle_radio_on_toggle (Fixture *f, gconstpointer data)
   start_laptop (f);
   TOGGLE (f, &o);
   rfk_manager_set_blocked_async (f->manager, 0, FALSE, NULL, radio_cb, &o);
+  g_assert_true (rfk_manager_lookup (f->manager, 0)->exception);
   TOGGLE (f, &o);
   settle_calls (f, &o, 3);
-  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=on");
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
+  /* The first toggle is superseded by the second (RULES.md, "Order"). */
+  g_assert_cmpuint (o.toggled_on, ==, 0);
+  g_assert_cmpuint (o.failed, ==, 1);
+  g_assert_cmpstr (o.last_error, ==, "Superseded by a newer airplane-mode request");
+  outcomes_clear (&o);
+}
+
+/* Toggle, Wi-Fi on (an exception), Bluetooth on, toggle: Bluetooth is
+ * the last radio airplane mode has, so turning it on ends airplane mode
+ * (no exception then), and the second toggle starts it again, for
+ * Bluetooth only. */
+static void
+test_toggle_all_on_toggle (Fixture *f, gconstpointer data)
+{
+  Outcomes o = { 0 };
+
+  start_laptop (f);
+  TOGGLE (f, &o);
+  rfk_manager_set_blocked_async (f->manager, 0, FALSE, NULL, radio_cb, &o);
+  rfk_manager_set_blocked_async (f->manager, 1, FALSE, NULL, radio_cb, &o);
+  g_assert_false (rfk_manager_lookup (f->manager, 1)->exception);
+  TOGGLE (f, &o);
+  settle_calls (f, &o, 4);
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=off");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   g_assert_cmpuint (o.toggled_on, ==, 2);
   outcomes_clear (&o);
 }
 
-/* The same with gsd's BluetoothAirplaneMode=false in between. */
+/* The same with gsd's BluetoothAirplaneMode=false in between (GNOME
+ * Shell's Bluetooth switch): Bluetooth becomes the exception. */
 static void
 test_toggle_bluetooth_property_toggle (Fixture *f, gconstpointer data)
 {
@@ -143,16 +171,18 @@ test_toggle_bluetooth_property_toggle (Fixture *f, gconstpointer data)
   start_laptop (f);
   TOGGLE (f, &o);
   set_property (f, "BluetoothAirplaneMode", FALSE);
+  g_assert_true (rfk_manager_lookup (f->manager, 1)->exception);
   TOGGLE (f, &o);
   settle_calls (f, &o, 2);
-  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off hci0=off");
-  g_assert_true (rfk_manager_get_airplane_mode (f->manager));
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=on");
+  g_assert_false (rfk_manager_get_airplane_mode (f->manager));
   outcomes_clear (&o);
 }
 
-/* Toggle, radio 0 off, radio 0 on, airplane on: the last one finds Wi-Fi
- * on and blocks it again; the first airplane request is not joined
- * across the radio requests. */
+/* Toggle, Wi-Fi on (an exception), Bluetooth on (the last radio: it
+ * ends airplane mode), airplane on: the last one finds Bluetooth on and
+ * blocks it again; the first airplane request is not joined across the
+ * radio requests. */
 static void
 test_airplane_on_after_radio_requests (Fixture *f, gconstpointer data)
 {
@@ -160,12 +190,12 @@ test_airplane_on_after_radio_requests (Fixture *f, gconstpointer data)
 
   start_laptop (f);
   TOGGLE (f, &o);
-  rfk_manager_set_blocked_async (f->manager, 0, TRUE, NULL, radio_cb, &o);
   rfk_manager_set_blocked_async (f->manager, 0, FALSE, NULL, radio_cb, &o);
+  rfk_manager_set_blocked_async (f->manager, 1, FALSE, NULL, radio_cb, &o);
   rfk_manager_set_airplane_mode_async (f->manager, TRUE, NULL, airplane_cb,
                                        &o);
   settle_calls (f, &o, 4);
-  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=off");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   outcomes_clear (&o);
 }
@@ -220,14 +250,17 @@ test_same_state_after_another_request (Fixture *f, gconstpointer data)
   start_laptop (f);
   rfk_manager_set_airplane_mode_async (f->manager, TRUE, NULL, airplane_cb,
                                        &o);
+  /* Wi-Fi on: an exception; Bluetooth on, the last radio: no exception,
+   * airplane mode ends. */
+  rfk_manager_set_blocked_async (f->manager, 0, FALSE, NULL, radio_cb, &o);
   rfk_manager_set_blocked_async (f->manager, 1, FALSE, NULL, radio_cb, &o);
   rfk_manager_set_airplane_mode_async (f->manager, TRUE, NULL, airplane_cb,
                                        &o);
-  settle_calls (f, &o, 3);
+  settle_calls (f, &o, 4);
   g_assert_cmpuint (o.failed, ==, 0);
-  /* The radio request for one radio is taken over by the newer one. */
+  /* The radio request for Bluetooth is taken over by the newer one. */
   g_assert_cmpuint (o.radio_failed, ==, 1);
-  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=off hci0=off");
+  g_assert_cmpstr (fixture_soft_states (f), ==, "phy0=on hci0=off");
   g_assert_true (rfk_manager_get_airplane_mode (f->manager));
   outcomes_clear (&o);
 }
@@ -434,6 +467,7 @@ main (int argc, char **argv)
   ADD ("refusal-and-switch-are-both-told",
        test_refusal_and_switch_are_both_told);
   ADD ("back-to-back/toggle-radio-on-toggle", test_toggle_radio_on_toggle);
+  ADD ("back-to-back/toggle-all-on-toggle", test_toggle_all_on_toggle);
   ADD ("back-to-back/toggle-bluetooth-property-toggle",
        test_toggle_bluetooth_property_toggle);
   ADD ("back-to-back/airplane-on-after-radio-requests",

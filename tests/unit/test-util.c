@@ -148,6 +148,16 @@ blocked_cb (GObject *source, GAsyncResult *res, gpointer data)
   r->done = TRUE;
 }
 
+static void
+type_blocked_cb (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Result *r = data;
+
+  r->ok = rfk_manager_set_type_blocked_finish (RFK_MANAGER (source), res,
+                                               &r->error);
+  r->done = TRUE;
+}
+
 static gboolean
 result_done (gpointer data)
 {
@@ -174,6 +184,20 @@ test_set_blocked (RfkManager *manager, guint32 idx, gboolean blocked,
   Result r = { 0 };
 
   rfk_manager_set_blocked_async (manager, idx, blocked, NULL, blocked_cb, &r);
+  g_assert_true (test_wait_for (result_done, &r, 8000));
+  if (r.error)
+    g_propagate_error (error, r.error);
+  return r.ok;
+}
+
+gboolean
+test_set_type_blocked (RfkManager *manager, guint type, gboolean blocked,
+                       GError **error)
+{
+  Result r = { 0 };
+
+  rfk_manager_set_type_blocked_async (manager, type, blocked, NULL,
+                                      type_blocked_cb, &r);
   g_assert_true (test_wait_for (result_done, &r, 8000));
   if (r.error)
     g_propagate_error (error, r.error);

@@ -42,6 +42,8 @@ gboolean test_set_airplane (RfkManager *manager, gboolean enabled,
                             GError **error);
 gboolean test_set_blocked (RfkManager *manager, guint32 idx,
                            gboolean blocked, GError **error);
+gboolean test_set_type_blocked (RfkManager *manager, guint type,
+                                gboolean blocked, GError **error);
 
 /* The log as one string, lines joined by '\n'; then the log is cleared. */
 char *test_take_log (Fixture *f);

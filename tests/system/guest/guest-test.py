@@ -890,28 +890,48 @@ def resume_guard():
 
 def key_after_radio_request():
     """Airplane mode on with every radio on before (the kernel's "all" is
-    blocked with them), ended by a radio request through the applet
-    (Bluetooth on, as its menu asks).  The key toggles from "all": the
-    applet clears it without moving a radio (our module's
-    RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET), so the first press starts
-    airplane mode again instead of turning Wi-Fi on."""
+    blocked with them), ended by radio requests through the applet
+    (SetRadioBlocked, as its menu asks): Bluetooth and the first Wi-Fi
+    become exceptions (airplane mode holds for the rest), the last Wi-Fi
+    ends it.  The key toggles from "all": the applet clears it without
+    moving a radio (our module's RFKILL_IOCTL_AIRPLANE_MODE_KEY_RESET), so
+    the first press starts airplane mode again instead of leaving every
+    radio on.  The exceptions are removed afterwards
+    (RemoveAirplaneException), so that later airplane modes block every
+    radio again."""
     sh(['rfkill', 'unblock', 'all'])
     wait_for(lambda: soft_states() == '000', 5)
     applet_cli('--airplane', 'on')
     ok(wait_for(lambda: soft_states() == '111', 5),
        f'key after a radio request: airplane mode on ({soft_states()})')
     bt = [d for d, r in radios().items() if r['type'] == 'bluetooth']
-    idx = bt[0].rsplit('rfkill', 1)[1] if bt else '999'
-    r = sh(['gdbus', 'call', '--session'] + APPLET_BUS +
-           ['--method', 'io.github.rfkill_applet.RfkillApplet.SetRadioBlocked', idx, 'false'],
-           user=True)
+    order = [bt[0].rsplit('rfkill', 1)[1] if bt else '999',
+             rfkill_index(0), rfkill_index(1)]
+
+    def unblock(idx):
+        return sh(['gdbus', 'call', '--session'] + APPLET_BUS +
+                  ['--method', 'io.github.rfkill_applet.RfkillApplet.SetRadioBlocked',
+                   idx, 'false'], user=True)
+    r = unblock(order[0])
     ok(r.returncode == 0 and wait_for(lambda: soft_states() == '110', 5),
-       f'SetRadioBlocked({idx}, false) turns Bluetooth on and ends airplane mode ({soft_states()})')
+       f'SetRadioBlocked({order[0]}, false) turns Bluetooth on, airplane mode holds '
+       f'({soft_states()})')
+    unblock(order[1])
+    r = unblock(order[2])
+    ok(r.returncode == 0 and wait_for(lambda: soft_states() == '000', 5),
+       f'the Wi-Fi radios on through SetRadioBlocked: the last ends airplane mode '
+       f'({soft_states()})')
     states = press_rfkill_key(1)
     ok(states[0] == '111', f'then KEY_RFKILL (uinput): the first press starts airplane mode '
        f'again, every radio blocked ({states[0]})')
     applet_cli('--airplane', 'off')
     sh(['rfkill', 'unblock', 'all'])
+    for idx in order:
+        r = sh(['gdbus', 'call', '--session'] + APPLET_BUS +
+               ['--method', 'io.github.rfkill_applet.RfkillApplet.RemoveAirplaneException',
+                idx], user=True)
+        if r.returncode != 0:
+            diag(f'RemoveAirplaneException({idx}): {r.stdout}{r.stderr}')
 
 
 def remove_dkms_package():
