@@ -31,9 +31,9 @@ if [ "$install" = 1 ]; then
   [ "$(id -u)" = 0 ] || die "installing packages needs root (sudo $0, or --no-install)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q || die "apt-get update failed"
-  # shellcheck disable=SC2046
   # The downloaded .debs (about 0.7 GB on a bare bookworm) are deleted once
   # installed: CI machines can be short of disk.
+  # shellcheck disable=SC2046
   apt-get install -y -q --no-install-recommends \
     -o APT::Keep-Downloaded-Packages=false \
     $(packages .ci/packages-build.txt .ci/packages-test.txt) </dev/null \
@@ -46,9 +46,10 @@ mkdir -p "$out"
 # once the image is written (tests/system/build-image.sh).
 export RFK_DROP_CACHES=1
 
-# Disk: this run needs about 11 GB (kernel roots, the system image, the
-# desktops tree).  A full disk fails tests far from the cause, so the free
-# space is shown at the start and sampled, and the least seen is reported.
+# Disk: besides its packages, a run peaks at about 8.4 GB (kernel roots,
+# the system image, the desktops tree).  A full disk fails tests far from
+# the cause, so the free space is shown at the start and sampled, and the
+# least seen is reported.
 free_gb() { df -Pk "$out" | awk 'NR == 2 { printf "%.1f", $4 / 1048576 }'; }
 echo "run-all: $(free_gb) GB free on $(df -P "$out" | awk 'NR == 2 { print $6 }') at the start"
 disk_log=$out/disk-free.log

@@ -126,8 +126,11 @@ check_model (RfkManager *manager, guint32 mask, const Counts *counts)
         }
       if (!d->hard && d->hard_reasons != 0)
         abort ();
-      if (mask == RFK_AIRPLANE_TYPES_ALL
-          || (d->type < 32 && (mask & (1u << d->type))))
+      /* An exception stays as the user left it, so airplane mode does
+       * not count it (RULES.md, "Exceptions"). */
+      if (!d->exception
+          && (mask == RFK_AIRPLANE_TYPES_ALL
+              || (d->type < 32 && (mask & (1u << d->type)))))
         {
           Request *claim = g_hash_table_lookup (manager->claims,
                                                 GUINT_TO_POINTER (d->idx));
