@@ -30,6 +30,7 @@ main (int argc, char **argv)
   g_autofree char *device = NULL;
   g_autofree char *airplane = NULL;
   gboolean list = FALSE, json = FALSE, version = FALSE, take_light = FALSE;
+  gboolean history = FALSE;
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   RfkCliAirplane action;
@@ -41,7 +42,10 @@ main (int argc, char **argv)
     { "list", 'l', 0, G_OPTION_ARG_NONE, &list,
       N_("List the radios and airplane mode, then exit"), NULL },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
-      N_("With --list, print JSON"), NULL },
+      N_("With --list or --history, print JSON"), NULL },
+    { "history", 0, 0, G_OPTION_ARG_NONE, &history,
+      N_("Show the last radio changes and what made them, then exit"),
+      NULL },
     { "airplane", 'a', 0, G_OPTION_ARG_STRING, &airplane,
       N_("Turn airplane mode on, off or toggle it, then exit"),
       N_("on|off|toggle") },
@@ -80,8 +84,12 @@ main (int argc, char **argv)
       printf ("rfkill-applet %s\n", PACKAGE_VERSION);
       return 0;
     }
-  if (json && !list)
-    return usage_error (context, _("--json needs --list"));
+  if (json && !list && !history)
+    return usage_error (context, _("--json needs --list or --history"));
+  if (history && (list || airplane != NULL || take_light))
+    return usage_error (context,
+                        _("--history cannot be combined with --list, "
+                          "--airplane or --take-back-light"));
   if (list && airplane != NULL)
     return usage_error (context,
                         _("--list and --airplane cannot be combined"));
@@ -102,6 +110,8 @@ main (int argc, char **argv)
 
   if (list)
     status = rfk_cli_list (device, json);
+  else if (history)
+    status = rfk_cli_history (json);
   else if (airplane != NULL)
     status = rfk_cli_airplane (device, action);
   else if (take_light)

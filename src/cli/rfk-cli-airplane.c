@@ -243,6 +243,7 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (RfkStateLock) lock = NULL;
+  g_autoptr (RfkHistory) history = NULL;
   Wait wait = { 0 };
   gboolean enable = action == RFK_CLI_AIRPLANE_ON;
   int status;
@@ -267,6 +268,14 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   manager = rfk_cli_open_manager (device_path, FALSE);
   if (manager == NULL)
     return 1;
+  /* With no applet to ask, the changes are ours to put in the history. */
+  history = rfk_history_new ();
+  if (!rfk_history_load (history, &error))
+    {
+      g_warning ("%s", error->message);
+      g_clear_error (&error);
+    }
+  rfk_manager_set_history (manager, history);
 
   /* NetworkManager follows, as with the applet (rfk-nm-radios.h). */
   system_bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
@@ -275,6 +284,7 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
   /* The same entry points as the applet's doors (RULES.md). */
+  rfk_manager_name_next_request (manager, RFK_CAUSE_CLI, NULL);
   if (action == RFK_CLI_AIRPLANE_TOGGLE)
     rfk_manager_toggle_airplane_mode_async (manager, NULL, done_cb, &wait);
   else
@@ -285,6 +295,15 @@ rfk_cli_airplane (const char *device_path, RfkCliAirplane action)
     enable = wait.enabled;
   if (nm_radios != NULL)
     rfk_nm_radios_flush (nm_radios, 5000);
+  /* The manager hands what its last sweep held to the history as it
+   * goes; then the history is written. */
+  g_clear_object (&nm_radios);
+  g_clear_object (&manager);
+  if (!rfk_history_flush (history, &error))
+    {
+      g_warning ("%s", error->message);
+      g_clear_error (&error);
+    }
 
   status = report (RFK_CLI_AIRPLANE_ON, enable, wait.error);
   g_clear_error (&wait.error);

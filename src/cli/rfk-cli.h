@@ -19,6 +19,8 @@ gboolean rfk_cli_airplane_from_string (const char *string,
                                        RfkCliAirplane *out);
 
 int rfk_cli_list (const char *device_path, gboolean json);
+/* --history [--json]: the last radio changes, from the history file. */
+int rfk_cli_history (gboolean json);
 int rfk_cli_airplane (const char *device_path, RfkCliAirplane action);
 int rfk_cli_take_back_light (const char *device_path);
 

@@ -89,6 +89,7 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->name = rfk_identity_read_name (event->idx);
   device->bus_device = rfk_identity_read_bus_device (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
+  device->added_us = g_get_monotonic_time ();
   apply_state (device, event);
   recall (self, device);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),
@@ -144,6 +145,7 @@ handle_change (RfkManager *self, const RfkEvent *event)
          && rfk_requests_take_ours (self, event->idx, device->soft);
   if (device != NULL)
     {
+      rfk_manager_history_note (self, device, &before, ours);
       rfk_requests_check_confirmed (self, event->idx, device);
       device = g_hash_table_lookup (self->devices,
                                     GUINT_TO_POINTER (event->idx));

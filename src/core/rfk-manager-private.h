@@ -14,6 +14,7 @@
  *                             mode entered or ended elsewhere, newcomers
  *   rfk-manager-resume.c      radios the user had off stay off across
  *                             suspend
+ *   rfk-manager-history.c     what made each change, for the history
  *   rfk-manager-testing.c     the seams of rfk-manager-testing.h
  *
  * Each field of the struct below is written by the file its section
@@ -27,6 +28,7 @@
 #include "rfk-airplane-policy.h"
 #include "rfk-airplane-store.h"
 #include "rfk-event.h"
+#include "rfk-history.h"
 #include "rfk-manager.h"
 #include "rfk-manager-testing.h"
 #include "rfk-state-file.h"
@@ -161,6 +163,16 @@ struct _RfkManager
   GArray *resume_on;
   gboolean resume_changed_in_batch; /* one came on by a CHANGE, not ADD */
 
+  /* ---- rfk-manager-history.c: what made each change. */
+  RfkHistory *history;        /* NULL: nobody keeps one */
+  RfkCause next_cause;        /* the door of the next caller's request */
+  char *next_by;              /* ... and its process, or NULL */
+  GPtrArray *history_notes;   /* this sweep's changes, in order */
+  guint history_source;       /* the sweep is over */
+  gint64 nm_changed_us;       /* NetworkManager changed its switch */
+  guint32 nm_types;           /* ... of these types */
+  gint64 resumed_us;          /* the last resume (rfk-manager-resume.c) */
+
   /* ---- rfk-manager-list.c: the restore list. */
   GError *airplane_error;     /* the restore list is corrupt/unreadable */
   /* A corrupt list moved aside whose marker could not be saved: the list
@@ -198,6 +210,10 @@ struct _Request
   guint timeout_source;
   GSource *cancel_source;
   gboolean refused;       /* timed out on radios that refused */
+  /* Its door, for the history: a caller's is named by
+   * rfk_manager_name_next_request(); ours say which rule made them. */
+  RfkCause cause;
+  char *by;               /* the caller's process, or NULL */
   /* Callers of the same airplane change who came after the first, or
    * whose request a newer one for the same state took over: each gets
    * this request's outcome (GTask *, owned). */
@@ -362,6 +378,17 @@ void rfk_manager_airplane_batch_newcomers (RfkManager *self);
 void rfk_manager_airplane_batch_end (RfkManager *self);
 void rfk_manager_airplane_cancel_settle (RfkManager *self);
 void rfk_manager_airplane_init_timing (RfkManager *self);
+
+/* rfk-manager-history.c */
+void rfk_manager_history_init (RfkManager *self);
+void rfk_manager_history_dispose (RfkManager *self);
+void rfk_manager_history_finalize (RfkManager *self);
+/* device changed from before; ours: one of our writes landed (before
+ * the request it belongs to is told). */
+void rfk_manager_history_note (RfkManager *self, const RfkDevice *device,
+                               const RfkDevice *before, gboolean ours);
+/* The sweep is over: what it held goes to the history. */
+void rfk_manager_history_flush (RfkManager *self);
 
 /* rfk-manager-resume.c */
 void rfk_manager_resume_init (RfkManager *self);

@@ -61,6 +61,7 @@ request_free (Request *request)
       g_clear_pointer (&request->cancel_source, g_source_unref);
     }
   g_clear_object (&request->task);
+  g_free (request->by);
   g_ptr_array_unref (request->joined);
   g_hash_table_unref (request->wanted);
   g_free (request);
@@ -265,7 +266,14 @@ rfk_request_new (RfkManager *self, RequestKind kind,
       request->task = g_task_new (self, cancellable, callback, user_data);
       g_task_set_source_tag (request->task, source_tag);
       self->newest_caller_request = request->id;
+      /* The door named for it, once: the next is named anew. */
+      request->cause = self->next_cause;
+      request->by = g_steal_pointer (&self->next_by);
+      self->next_cause = RFK_CAUSE_APPLET;
     }
+  else
+    request->cause = kind == REQUEST_ENFORCE ? RFK_CAUSE_AIRPLANE_MODE
+                                             : RFK_CAUSE_APPLET;
   if (cancellable != NULL)
     {
       request->cancel_source = g_cancellable_source_new (cancellable);

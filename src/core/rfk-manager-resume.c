@@ -99,6 +99,9 @@ rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));
 
+  /* For the history, with the guard or without it. */
+  if (!sleeping)
+    self->resumed_us = g_get_monotonic_time ();
   if (!self->keep_radio_states || self->read_only
       || self->state != RFK_MANAGER_STATE_READY)
     return;
@@ -277,8 +280,11 @@ rfk_manager_resume_batch_end (RfkManager *self)
       g_hash_table_insert (self->asleep_off, g_steal_pointer (&key),
                            GUINT_TO_POINTER (tries + 2));
       if (request == NULL)
-        request = rfk_request_new (self, REQUEST_ENFORCE, NULL, NULL, NULL,
-                                   NULL);
+        {
+          request = rfk_request_new (self, REQUEST_ENFORCE, NULL, NULL,
+                                     NULL, NULL);
+          request->cause = RFK_CAUSE_RESUME;
+        }
       if (!rfk_request_want (request, device, TRUE))
         {
           request = NULL;  /* finished with the write's error */

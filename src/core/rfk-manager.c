@@ -49,6 +49,7 @@ rfk_manager_dispose (GObject *object)
   rfk_manager_connection_dispose (RFK_MANAGER (object));
   rfk_manager_airplane_cancel_settle (RFK_MANAGER (object));
   rfk_manager_resume_dispose (RFK_MANAGER (object));
+  rfk_manager_history_dispose (RFK_MANAGER (object));
   G_OBJECT_CLASS (rfk_manager_parent_class)->dispose (object);
 }
 
@@ -71,6 +72,7 @@ rfk_manager_finalize (GObject *object)
   g_hash_table_unref (self->newcomers);
   g_array_unref (self->newcomers_on);
   rfk_manager_resume_finalize (self);
+  rfk_manager_history_finalize (self);
   g_clear_error (&self->error);
   g_clear_error (&self->airplane_error);
   g_free (self->unrecorded_copy);
@@ -164,6 +166,7 @@ rfk_manager_init (RfkManager *self)
   self->airplane_types = RFK_AIRPLANE_TYPES_ALL;
   rfk_manager_airplane_init_timing (self);
   rfk_manager_resume_init (self);
+  rfk_manager_history_init (self);
   g_queue_init (&self->status_waiters);
 }
 

@@ -11,6 +11,7 @@
 
 #include "rfk-airplane-policy.h"
 #include "rfk-device.h"
+#include "rfk-history.h"
 
 G_BEGIN_DECLS
 
@@ -144,6 +145,21 @@ gboolean rfk_manager_get_keep_radio_states (RfkManager *self);
 void rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping);
 /* TRUE while any radio is hard-blocked by a switch (SIGNAL reason). */
 gboolean rfk_manager_get_hardware_blocked (RfkManager *self);
+
+/*
+ * The history (rfk-history.h): with one set, every radio change the
+ * manager sees is added to it, with what made it, once its sweep is over
+ * (rfk-manager-history.c).  Doors name themselves just before they
+ * start a request: the next caller's request made is theirs (by: a
+ * process name, or NULL).  A request nobody named is the applet's.
+ */
+void rfk_manager_set_history (RfkManager *self, RfkHistory *history);
+RfkHistory *rfk_manager_get_history (RfkManager *self);
+void rfk_manager_name_next_request (RfkManager *self, RfkCause cause,
+                                    const char *by);
+/* NetworkManager changed its own switch for these types (bits 1 << type)
+ * without our asking: Wi-Fi or WWAN changes close to now are its. */
+void rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask);
 
 /* Counters of what the reader dropped, for diagnostics and tests. */
 typedef struct {

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rfk-dbus-caller.h"
 #include "rfk-dbus-service-private.h"
 #include "rfk-in-order.h"
 #include "rfk-remote.h"
@@ -25,6 +26,24 @@ ready_or_fail (RfkDBusService *self, GDBusMethodInvocation *invocation)
     invocation, RFK_DBUS_ERROR_NOT_READY,
     error != NULL ? error->message : _("The rfkill device is not available"));
   return FALSE;
+}
+
+/* The request about to start is the caller's (the history names it). */
+static void
+name_caller (RfkManager *manager, GDBusConnection *connection,
+             const char *sender)
+{
+  g_autofree char *by = NULL;
+  RfkCause cause = rfk_dbus_caller_lookup (connection, sender, &by);
+
+  rfk_manager_name_next_request (manager, cause, by);
+}
+
+static void
+name_request (RfkManager *manager, GDBusMethodInvocation *invocation)
+{
+  name_caller (manager, g_dbus_method_invocation_get_connection (invocation),
+               g_dbus_method_invocation_get_sender (invocation));
 }
 
 /* Methods answer when the kernel confirmed, with the manager's reason
@@ -152,12 +171,16 @@ carry_out (RfkDBusService *self, GDBusMethodInvocation *invocation)
       gboolean enable;
 
       g_variant_get (parameters, "(b)", &enable);
+      name_request (manager, invocation);
       rfk_manager_set_airplane_mode_async (manager, enable, NULL,
                                            airplane_done_cb, invocation);
     }
   else if (g_str_equal (method_name, "ToggleAirplaneMode"))
-    rfk_manager_toggle_airplane_mode_async (manager, NULL, toggle_done_cb,
-                                            invocation);
+    {
+      name_request (manager, invocation);
+      rfk_manager_toggle_airplane_mode_async (manager, NULL, toggle_done_cb,
+                                              invocation);
+    }
   else if (g_str_equal (method_name, "SetRadioBlocked"))
     {
       guint32 idx;
@@ -173,6 +196,7 @@ carry_out (RfkDBusService *self, GDBusMethodInvocation *invocation)
             invocation, RFK_DBUS_ERROR_NO_SUCH_RADIO, message);
           return;
         }
+      name_request (manager, invocation);
       rfk_manager_set_blocked_async (manager, idx, blocked, NULL,
                                      radio_done_cb, invocation);
     }
@@ -221,6 +245,8 @@ typedef struct {
   RfkDBusService *self;
   char *name;
   GVariant *value;
+  GDBusConnection *connection;
+  char *sender;
 } PendingWrite;
 
 static void
@@ -229,6 +255,8 @@ pending_write_free (PendingWrite *write)
   g_object_unref (write->self);
   g_free (write->name);
   g_variant_unref (write->value);
+  g_object_unref (write->connection);
+  g_free (write->sender);
   g_free (write);
 }
 
@@ -240,9 +268,12 @@ write_cb (gpointer user_data)
 
   /* Answered already: the request's own outcome is told as for the
    * other doors, in PropertiesChanged and, on failure, the log. */
-  if (is_attached (write->self)
-      && !rfk_dbus_property_set (&write->self->model, write->name,
-                                 write->value, &error))
+  if (!is_attached (write->self))
+    return G_SOURCE_REMOVE;
+  name_caller (write->self->model.manager, write->connection,
+               write->sender);
+  if (!rfk_dbus_property_set (&write->self->model, write->name,
+                              write->value, &error))
     g_message ("Cannot set %s: %s", write->name, error->message);
   return G_SOURCE_REMOVE;
 }
@@ -275,6 +306,8 @@ set_property_cb (GDBusConnection *connection, const char *sender,
       write->self = g_object_ref (self);
       write->name = g_strdup (property_name);
       write->value = g_variant_ref (value);
+      write->connection = g_object_ref (connection);
+      write->sender = g_strdup (sender);
       rfk_in_order (write_cb, write, (GDestroyNotify) pending_write_free);
       return TRUE;
     }

@@ -104,6 +104,49 @@ get_radios (const RfkDBusModel *model)
                               rfk_manager_get_devices (model->manager));
 }
 
+/* History: the last changes, oldest first (rfk-history.h). */
+static GVariant *
+get_history (const RfkDBusModel *model)
+{
+  RfkHistory *history = rfk_manager_get_history (model->manager);
+  GPtrArray *entries = history != NULL ? rfk_history_get_entries (history)
+                                       : NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      const RfkHistoryEntry *e = entries->pdata[i];
+      g_autofree char *summary = rfk_history_entry_dup_summary (e);
+
+      g_variant_builder_open (&builder, G_VARIANT_TYPE ("a{sv}"));
+      g_variant_builder_add (&builder, "{sv}", "time",
+                             g_variant_new_int64 (e->time_us));
+      g_variant_builder_add (&builder, "{sv}", "name",
+                             g_variant_new_string (e->name));
+      g_variant_builder_add (&builder, "{sv}", "type",
+                             g_variant_new_string (rfk_type_to_name (e->type)));
+      g_variant_builder_add (&builder, "{sv}", "key",
+                             g_variant_new_string (e->key));
+      g_variant_builder_add (&builder, "{sv}", "from",
+                             g_variant_new_string (
+                               rfk_radio_state_to_string (e->from)));
+      g_variant_builder_add (&builder, "{sv}", "to",
+                             g_variant_new_string (
+                               rfk_radio_state_to_string (e->to)));
+      g_variant_builder_add (&builder, "{sv}", "cause",
+                             g_variant_new_string (
+                               rfk_cause_to_string (e->cause)));
+      g_variant_builder_add (&builder, "{sv}", "by",
+                             g_variant_new_string (e->by != NULL ? e->by
+                                                                 : ""));
+      g_variant_builder_add (&builder, "{sv}", "summary",
+                             g_variant_new_string (summary));
+      g_variant_builder_close (&builder);
+    }
+  return g_variant_builder_end (&builder);
+}
+
 static GSettings *
 gsettings (const RfkDBusModel *model)
 {
@@ -322,6 +365,7 @@ static const struct {
   { "WwanHardwareAirplaneMode", NULL, all_hard_blocked, is_wwan, NULL },
   { "WwanHasAirplaneMode", NULL, any_present, is_wwan, NULL },
   { "Radios", get_radios, NULL, NULL, NULL },
+  { "History", get_history, NULL, NULL, NULL },
   { "AirplaneRadioTypes", get_airplane_types, NULL, NULL,
     set_airplane_types },
   { "AirplaneModeError", get_airplane_error, NULL, NULL, NULL },

@@ -265,6 +265,10 @@ rfk_dbus_service_attach (RfkDBusService *self, RfkManager *manager,
                               G_CALLBACK (schedule_sync), self);
   g_signal_connect_swapped (settings, "led-changed",
                             G_CALLBACK (schedule_sync), self);
+  if (rfk_manager_get_history (manager) != NULL)
+    g_signal_connect_object (rfk_manager_get_history (manager), "changed",
+                             G_CALLBACK (schedule_sync), self,
+                             G_CONNECT_SWAPPED);
   /* airplane-radio-types changes what counts without another signal. */
   g_signal_connect (rfk_settings_get_gsettings (settings), "changed",
                     G_CALLBACK (on_settings_changed), self);

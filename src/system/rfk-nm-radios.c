@@ -51,6 +51,10 @@ struct _RfkNmRadios
   gboolean all_on[G_N_ELEMENTS (nm_switches)];  /* at the last decision */
   gboolean told_off[G_N_ELEMENTS (nm_switches)];  /* "on" owed to it */
   gboolean catching_up[G_N_ELEMENTS (nm_switches)];  /* it said "off" */
+  /* Our last Set of each switch, monotonic µs (0: none) and its value:
+   * NetworkManager's change that follows is ours, not its own. */
+  gint64 asked_us[G_N_ELEMENTS (nm_switches)];
+  gboolean asked[G_N_ELEMENTS (nm_switches)];
   gboolean warned;
 };
 
@@ -82,6 +86,12 @@ set_switch (RfkNmRadios *self, const char *property, gboolean enabled)
 {
   if (self->bus == NULL)
     return;
+  for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
+    if (g_str_equal (nm_switches[i].property, property))
+      {
+        self->asked_us[i] = g_get_monotonic_time ();
+        self->asked[i] = enabled;
+      }
   self->pending++;
   g_dbus_connection_call (self->bus, NM_NAME, NM_PATH,
                           "org.freedesktop.DBus.Properties", "Set",
@@ -232,6 +242,36 @@ on_device_changed (RfkManager *manager, RfkDevice *device,
     restart_settle (self);
 }
 
+/* How long after our Set NetworkManager's change of that switch is
+ * taken for its answer to us. */
+#define ASKED_MS 5000
+
+/* NetworkManager switched Wi-Fi or WWAN itself (nmcli radio wifi off, its
+ * own start): the radio changes that follow are its, for the history. */
+static void
+on_nm_properties_changed (GDBusProxy *nm, GVariant *changed,
+                          GStrv invalidated, RfkNmRadios *self)
+{
+  guint32 types = 0;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
+    {
+      g_autoptr (GVariant) value = g_variant_lookup_value (
+        changed, nm_switches[i].property, G_VARIANT_TYPE_BOOLEAN);
+
+      if (value == NULL)
+        continue;
+      if (self->asked_us[i] != 0
+          && g_get_monotonic_time () - self->asked_us[i]
+               <= ASKED_MS * G_TIME_SPAN_MILLISECOND
+          && g_variant_get_boolean (value) == self->asked[i])
+        continue;
+      types |= 1u << nm_switches[i].type;
+    }
+  if (types != 0)
+    rfk_manager_note_networkmanager (self->manager, types);
+}
+
 static void
 got_proxy (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -244,6 +284,9 @@ got_proxy (GObject *source, GAsyncResult *result, gpointer user_data)
   self->connecting = FALSE;
   if (nm == NULL)
     g_debug ("NetworkManager's switches not read: %s", error->message);
+  else
+    g_signal_connect_object (nm, "g-properties-changed",
+                             G_CALLBACK (on_nm_properties_changed), self, 0);
   self->nm = nm;
 }
 

@@ -71,6 +71,21 @@ on_terminate (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The history of radio changes (rfk-history.h), kept across restarts.
+ * A file that cannot be read is said, and the history starts from what
+ * could be. */
+static void
+keep_history (RfkManager *manager)
+{
+  g_autoptr (RfkHistory) history = rfk_history_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (!rfk_history_load (history, &error))
+    g_warning ("%s", error->message);
+  rfk_history_set_autosave (history, TRUE);
+  rfk_manager_set_history (manager, history);
+}
+
 static void
 on_activate (GApplication *app, RfkApplet *applet)
 {
@@ -87,6 +102,7 @@ on_activate (GApplication *app, RfkApplet *applet)
     }
 
   applet->manager = rfk_manager_new (applet->device_path);
+  keep_history (applet->manager);
   applet->settings = rfk_settings_new (applet->manager, &error);
   if (applet->settings == NULL)
     {

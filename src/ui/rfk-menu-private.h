@@ -15,6 +15,8 @@
  *   rfk-menu-exceptions.c "… stays on in airplane mode", a check item
  *                        per exception (exceptions_separator,
  *                        exception_items)
+ *   rfk-menu-history.c   "Recent changes" (history_item,
+ *                        history_items)
  *   rfk-menu-types.c     "Airplane mode turns off" (types_item,
  *                        type_items)
  *   rfk-menu-led.c       "Airplane-mode light" (led_items, led_separator,
@@ -49,6 +51,8 @@ struct _RfkMenu
                                     * their items follow it */
   GtkWidget *switch_separator; /* laptop switches: shown when there are any */
   GtkWidget *switch_header;  /* "Laptop switches"; their items follow it */
+  GtkWidget *history_item;   /* "Recent changes" */
+  GtkWidget *history_items[5]; /* its lines, newest first */
   GtkWidget *types_item;     /* "Airplane mode turns off" */
   GtkWidget *type_items[RFK_TYPE_COUNT]; /* check item per type, [ALL] NULL */
   GtkWidget *led_items[RFK_MENU_N_LED_RULES];
@@ -86,6 +90,10 @@ void _rfk_menu_sync_radios (RfkMenu *self);
 
 /* rfk-menu-exceptions.c */
 void _rfk_menu_sync_exceptions (RfkMenu *self);
+
+/* rfk-menu-history.c */
+GtkWidget *_rfk_menu_build_history_submenu (RfkMenu *self);
+void _rfk_menu_sync_history (RfkMenu *self);
 
 /* rfk-menu-types.c */
 GtkWidget *_rfk_menu_build_types_submenu (RfkMenu *self);

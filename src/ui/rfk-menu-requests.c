@@ -222,8 +222,12 @@ _rfk_menu_on_radio_toggled (GtkCheckMenuItem *item, RfkMenu *self)
   guint32 idx = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "rfk-idx"));
 
   if (rfk_manager_lookup (self->manager, idx) != NULL)
-    rfk_manager_toggle_blocked_async (self->manager, idx, NULL,
-                                      on_radio_written, g_object_ref (self));
+    {
+      rfk_manager_name_next_request (self->manager, RFK_CAUSE_MENU, NULL);
+      rfk_manager_toggle_blocked_async (self->manager, idx, NULL,
+                                        on_radio_written,
+                                        g_object_ref (self));
+    }
   rfk_sync_throttle_queue (self->throttle);
 }
 
@@ -250,13 +254,29 @@ on_airplane_written (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 }
 
+/* The menu item and the middle click (its secondary-activate target)
+ * toggle from where the earlier requests leave airplane mode. */
+static void
+toggle_airplane (RfkMenu *self, RfkCause cause)
+{
+  rfk_manager_name_next_request (self->manager, cause, NULL);
+  rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
+                                          on_airplane_written,
+                                          g_object_ref (self));
+  rfk_sync_throttle_queue (self->throttle);
+}
+
 static gboolean
 airplane_in_turn_cb (gpointer user_data)
 {
-  RfkMenu *self = user_data;
+  toggle_airplane (user_data, RFK_CAUSE_MENU);
+  return G_SOURCE_REMOVE;
+}
 
-  _rfk_menu_on_airplane_toggled (GTK_CHECK_MENU_ITEM (self->airplane_item),
-                                 self);
+static gboolean
+middle_click_in_turn_cb (gpointer user_data)
+{
+  toggle_airplane (user_data, RFK_CAUSE_MIDDLE_CLICK);
   return G_SOURCE_REMOVE;
 }
 
@@ -278,18 +298,17 @@ in_its_turn (void)
 void
 _rfk_menu_on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
+  /* Set by the tray item that activates us for a middle click. */
+  gboolean middle = g_object_steal_data (G_OBJECT (item),
+                                         RFK_MENU_MIDDLE_CLICK) != NULL;
+
   if (!in_its_turn ())
     {
-      rfk_in_order (airplane_in_turn_cb, g_object_ref (self),
-                    g_object_unref);
+      rfk_in_order (middle ? middle_click_in_turn_cb : airplane_in_turn_cb,
+                    g_object_ref (self), g_object_unref);
       return;
     }
-  /* The menu item and the middle click (its secondary-activate target)
-   * toggle from where the earlier requests leave airplane mode. */
-  rfk_manager_toggle_airplane_mode_async (self->manager, NULL,
-                                          on_airplane_written,
-                                          g_object_ref (self));
-  rfk_sync_throttle_queue (self->throttle);
+  toggle_airplane (self, middle ? RFK_CAUSE_MIDDLE_CLICK : RFK_CAUSE_MENU);
 }
 
 void

@@ -68,6 +68,7 @@ sync_now (gpointer user_data)
 
   _rfk_menu_sync_radios (self);
   _rfk_menu_sync_exceptions (self);
+  _rfk_menu_sync_history (self);
   _rfk_menu_sync_types (self);
   _rfk_menu_sync_leds (self);
   _rfk_menu_set_active_quietly (self->autostart_item,
@@ -119,6 +120,8 @@ build (RfkMenu *self)
   /* Laptop switch items are inserted here. */
   append_item (self, gtk_separator_menu_item_new ());
 
+  self->history_item =
+    append_item (self, _rfk_menu_build_history_submenu (self));
   self->types_item = append_item (self, _rfk_menu_build_types_submenu (self));
   append_item (self, _rfk_menu_build_led_submenu (self));
 
@@ -267,6 +270,10 @@ rfk_menu_new (GApplication *app, RfkManager *manager, RfkSettings *settings)
                             G_CALLBACK (on_model_changed), self);
   g_signal_connect_swapped (self->names, "changed",
                             G_CALLBACK (on_model_changed), self);
+  if (rfk_manager_get_history (manager) != NULL)
+    g_signal_connect_object (rfk_manager_get_history (manager), "changed",
+                             G_CALLBACK (on_model_changed), self,
+                             G_CONNECT_SWAPPED);
 
   rfk_sync_throttle_sync_now (self->throttle);
   return self;

@@ -200,6 +200,8 @@ on_keep_on (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 
       if (g_str_equal (device_key, key))
         {
+          rfk_manager_name_next_request (self->manager,
+                                         RFK_CAUSE_NOTIFICATION, NULL);
           rfk_manager_set_blocked_async (self->manager, device->idx, FALSE,
                                          NULL, keep_on_done,
                                          g_object_ref (self));

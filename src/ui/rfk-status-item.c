@@ -11,6 +11,8 @@
 
 #include "rfk-status-item.h"
 
+#include "rfk-menu.h"
+
 #define ITEM_IFACE "org.kde.StatusNotifierItem"
 #define ITEM_PATH "/StatusNotifierItem"
 #define MENU_PATH "/StatusNotifierItem/Menu"
@@ -180,7 +182,14 @@ activate_secondary (RfkStatusItem *self)
 {
   if (self->secondary != NULL && gtk_widget_get_visible (self->secondary)
       && gtk_widget_is_sensitive (self->secondary))
-    gtk_widget_activate (self->secondary);
+    {
+      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
+                         GINT_TO_POINTER (TRUE));
+      gtk_widget_activate (self->secondary);
+      /* In case no handler took it. */
+      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
+                         NULL);
+    }
 }
 
 static void

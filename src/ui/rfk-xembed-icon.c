@@ -3,6 +3,8 @@
 
 #include "rfk-xembed-icon.h"
 
+#include "rfk-menu.h"
+
 /* GtkStatusIcon is deprecated in GTK 3, and still the one XEmbed client
  * GTK has; X11 only, and harmless where no tray takes it. */
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
@@ -47,7 +49,14 @@ on_button_release (GtkStatusIcon *icon, GdkEventButton *event,
     return FALSE;
   if (self->secondary != NULL && gtk_widget_get_visible (self->secondary)
       && gtk_widget_is_sensitive (self->secondary))
-    gtk_widget_activate (self->secondary);
+    {
+      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
+                         GINT_TO_POINTER (TRUE));
+      gtk_widget_activate (self->secondary);
+      /* In case no handler took it. */
+      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
+                         NULL);
+    }
   return TRUE;
 }
 
