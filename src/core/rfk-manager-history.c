@@ -11,7 +11,8 @@
  *   - a change soon after resume (the guard's window) is resume's: a
  *     driver, BlueZ or a sleep script;
  *   - a change within HOTPLUG_MS of the radio's arrival is a restore as
- *     it was plugged in (systemd-rfkill, TLP);
+ *     it was plugged in (systemd-rfkill, TLP): udev starts them for the
+ *     new device, which takes a moment, never seconds;
  *   - every radio of at least two types switched the same way in one
  *     sweep is the airplane key: the kernel's rfkill-input switches them
  *     all.  `rfkill block all` sends the very same events, so it is
@@ -51,6 +52,7 @@ void
 rfk_manager_history_init (RfkManager *self)
 {
   self->next_cause = RFK_CAUSE_APPLET;
+  self->timing.hotplug_ms = HOTPLUG_MS;
   self->history_notes = g_ptr_array_new_with_free_func (
     (GDestroyNotify) note_free);
 }
@@ -107,8 +109,18 @@ rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask)
   self->nm_types = type_mask;
 }
 
-/* Every radio of at least two types went to soft in unclaimed changes of
- * this sweep, and every radio that can be is now there. */
+static gboolean
+noted (RfkManager *self, guint32 idx)
+{
+  for (guint i = 0; i < self->history_notes->len; i++)
+    if (((Note *) self->history_notes->pdata[i])->idx == idx)
+      return TRUE;
+  return FALSE;
+}
+
+/* Radios of at least two types went to soft in unclaimed changes of this
+ * sweep, and every other radio that can be is there, or was changed by us
+ * in the sweep (airplane mode restoring its list after the key). */
 static gboolean
 looks_like_the_key (RfkManager *self, gboolean soft)
 {
@@ -133,7 +145,8 @@ looks_like_the_key (RfkManager *self, gboolean soft)
     {
       RfkDevice *device = g_ptr_array_index (self->sorted, i);
 
-      if (!device->switch_only && !device->hard && device->soft != soft)
+      if (!device->switch_only && !device->hard && device->soft != soft
+          && !noted (self, device->idx))
         return FALSE;
     }
   return TRUE;
@@ -204,9 +217,13 @@ cause_of_theirs (RfkManager *self, const RfkDevice *device,
 {
   if (before->hard != device->hard)
     return RFK_CAUSE_SWITCH;
-  if (within (self->resumed_us, now_us, self->timing.resume_ms))
+  /* A window of 0 lasts until the guard's ends (tests end it). */
+  if (self->timing.resume_ms > 0
+        ? within (self->resumed_us, now_us, self->timing.resume_ms)
+        : self->resume_watch && self->resumed_us != 0)
     return RFK_CAUSE_RESUME;
-  if (within (device->added_us, now_us, HOTPLUG_MS))
+  if (self->timing.hotplug_ms > 0
+      && within (device->added_us, now_us, self->timing.hotplug_ms))
     return RFK_CAUSE_HOTPLUG;
   return RFK_CAUSE_OTHER;
 }

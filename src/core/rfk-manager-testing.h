@@ -36,6 +36,9 @@ typedef struct {
   /* How long after resume the guard watches (rfk-manager-resume.c); 0:
    * until rfk_manager_resume_end_window(). */
   guint resume_ms;
+  /* A change this soon after a radio's arrival is a restore as it was
+   * plugged in, for the history (rfk-manager-history.c); 0: none is. */
+  guint hotplug_ms;
 } RfkManagerTiming;
 void rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing);
 
