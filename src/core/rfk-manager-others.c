@@ -153,6 +153,9 @@ ended_elsewhere (RfkManager *self)
   if (store == NULL)
     return;
   g_hash_table_remove_all (self->newcomers);
+  /* Every radio is on, or long enough without change: what ended it is
+   * known now, and the history has it before anyone is told. */
+  rfk_manager_history_flush (self);
   if (!every_counted_radio_on (self))
     {
       g_autoptr (RfkAirplaneStore) empty = rfk_airplane_store_new ();
@@ -183,6 +186,8 @@ entered_elsewhere (RfkManager *self)
   /* Remember only: the kernel already blocked them. */
   if (plan->save != NULL)
     rfk_manager_list_save (self, plan->save);
+  /* Every radio is off: what did it is known now (see ended_elsewhere). */
+  rfk_manager_history_flush (self);
   g_signal_emit (self,
                  rfk_manager_signals[SIGNAL_AIRPLANE_ENTERED_ELSEWHERE], 0);
 }

@@ -3,11 +3,13 @@
  * when the airplane key or another program starts or ends airplane mode,
  * one when a radio is kept off after resume, and one per failed action.
  *
- * Sent as a GNotification through the application, so GLib picks the
- * desktop's way: org.gtk.Notifications where GNOME Shell has it, else
- * org.freedesktop.Notifications.  Either call is asynchronous, so a
- * daemon that hangs never freezes the menu; each group goes out under one
- * id, so a new one replaces the last instead of stacking.
+ * The first two are feedback, gone once seen: transient, each replacing
+ * the last (rfk-transient-notification.h).  The others are a
+ * GNotification through the application, so GLib picks the desktop's
+ * way: org.gtk.Notifications where GNOME Shell has it, else
+ * org.freedesktop.Notifications.  Every call is asynchronous, so a daemon
+ * that hangs never freezes the menu; each group goes out under one id, so
+ * a new one replaces the last instead of stacking.
  */
 #include "config.h"
 
@@ -17,12 +19,17 @@
 #include "rfk-tray-item.h"
 #include "rfk-notifier.h"
 #include "rfk-radio-label.h"
+#include "rfk-transient-notification.h"
 
 /*
  * A switch flips every radio it controls, and the kernel sends one event
  * per radio.  Collect them this long, then tell the user once.
  */
 #define COLLECT_MS 150
+/* Airplane mode begun or ended elsewhere is told with what did it: the
+ * history has it by then (the manager hands it the sweep first), and a
+ * change of this age at most is the one. */
+#define CAUSE_RECENT_US (3 * G_USEC_PER_SEC)
 /* Every radio notification of ours has this id: the next one replaces
  * it.  Failures have their own: a switch flip must not hide why the
  * user's click did nothing, nor the other way round. */
@@ -42,6 +49,7 @@ struct _RfkNotifier
   GHashTable *pending;              /* radio label -> GINT(hard) */
   GPtrArray *pending_order;         /* radio labels in event order */
   guint collect_id;
+  RfkTransientNotification *feedback; /* owned */
 };
 
 G_DEFINE_FINAL_TYPE (RfkNotifier, rfk_notifier, G_TYPE_OBJECT)
@@ -120,30 +128,94 @@ rfk_notifier_tell_failure (RfkNotifier *self, const char *action,
         rfk_tray_item_state_for (self->manager, self->names), NULL, NULL);
 }
 
-/* The key or another program (gsd, `rfkill unblock all`) ended airplane
- * mode and the manager switched the radios that were off before off
- * again.  The kernel's events do not say which of them it was. */
+/* Feedback: only with the "notifications" setting on, transient. */
+static void
+show_feedback (RfkNotifier *self, const char *summary, const char *body,
+               RfkIconState icon_state)
+{
+  g_autoptr (GIcon) icon = NULL;
+
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+  if (!g_application_get_is_registered (self->app)
+      || g_application_get_is_remote (self->app))
+    return;
+  icon = rfk_icon_new (icon_state);
+  rfk_transient_notification_show (self->feedback, summary, body, icon);
+}
+
+/* What the history says changed the radios from outside just now:
+ * another program, the key, a switch...; NULL if it does not say. */
+static const RfkHistoryEntry *
+outside_cause (RfkNotifier *self)
+{
+  RfkHistory *history = rfk_manager_get_history (self->manager);
+  GPtrArray *entries = history != NULL ? rfk_history_get_entries (history)
+                                       : NULL;
+  gint64 since = g_get_real_time () - CAUSE_RECENT_US;
+
+  for (guint i = entries != NULL ? entries->len : 0; i > 0; i--)
+    {
+      const RfkHistoryEntry *e = entries->pdata[i - 1];
+
+      if (e->time_us < since)
+        break;
+      switch (e->cause)
+        {
+        case RFK_CAUSE_OTHER:
+        case RFK_CAUSE_KEY:
+        case RFK_CAUSE_SWITCH:
+        case RFK_CAUSE_NETWORKMANAGER:
+        case RFK_CAUSE_RESUME:
+        case RFK_CAUSE_HOTPLUG:
+          return e;
+        default:
+          break;  /* ours: airplane mode putting its list back */
+        }
+    }
+  return NULL;
+}
+
+/* The key or another program (`rfkill block all`, gsd) began or ended
+ * airplane mode; ended, the manager put the radios that were off before
+ * off again. */
+static void
+airplane_elsewhere (RfkNotifier *self, gboolean on)
+{
+  const RfkHistoryEntry *cause = outside_cause (self);
+  g_autofree char *by = NULL;
+  g_autofree char *body = NULL;
+
+  /* "Another program" may be the key that had only one radio left to
+   * switch: the history cannot tell them apart then (README). */
+  by = cause != NULL && cause->cause != RFK_CAUSE_OTHER
+         ? rfk_history_entry_dup_cause_label (cause)
+         /* TRANSLATORS: what changed the radios, when it cannot be told
+          * which */
+         : g_strdup (_("the airplane key or another program"));
+  /* TRANSLATORS: %s is what did it: "the airplane key", "another
+   * program", "NetworkManager"... */
+  body = g_strdup_printf (on ? _("Radios turned off by %s. Ending airplane "
+                                 "mode turns on again the radios that were "
+                                 "on.")
+                             : _("Radios turned on by %s. Those that were "
+                                 "off before airplane mode are off again."),
+                          by);
+  show_feedback (self, on ? _("Airplane mode is on")
+                          : _("Airplane mode is off"),
+                 body, on ? RFK_ICON_AIRPLANE_MODE : RFK_ICON_RADIOS_ON);
+}
+
 static void
 on_airplane_ended_elsewhere (RfkManager *manager, RfkNotifier *self)
 {
-  rfk_notifier_show (self, _("Airplane mode is off"),
-                     _("The airplane key or another program turned the "
-                       "radios on. Those that were off before airplane mode "
-                       "are off again."),
-                     RFK_ICON_RADIOS_ON, NULL, NULL);
+  airplane_elsewhere (self, FALSE);
 }
 
-/* The key or another program (`rfkill block all`) turned every radio
- * off: the user learns that airplane mode began, and that ending it
- * brings the radios back as they were. */
 static void
 on_airplane_entered_elsewhere (RfkManager *manager, RfkNotifier *self)
 {
-  rfk_notifier_show (self, _("Airplane mode is on"),
-                     _("The airplane key or another program turned every "
-                       "radio off. Ending airplane mode turns on again the "
-                       "radios that were on."),
-                     RFK_ICON_AIRPLANE_MODE, NULL, NULL);
+  airplane_elsewhere (self, TRUE);
 }
 
 /* The resume guard (rfk-manager-resume.c) switched a radio off again,
@@ -266,7 +338,7 @@ show_pending (RfkNotifier *self)
       g_string_append_printf (body, _("Turned on: %s"), list);
     }
 
-  rfk_notifier_show (self, summary, body->str, icon, NULL, NULL);
+  show_feedback (self, summary, body->str, icon);
 }
 
 static gboolean
@@ -349,6 +421,7 @@ rfk_notifier_dispose (GObject *object)
       g_action_map_remove_action (G_ACTION_MAP (self->app), ACTION_KEEP_ON);
     }
   g_clear_handle_id (&self->collect_id, g_source_remove);
+  g_clear_object (&self->feedback);
   g_clear_object (&self->settings);
   g_clear_object (&self->names);
   g_clear_object (&self->manager);
@@ -393,6 +466,7 @@ rfk_notifier_new (GApplication *app, RfkManager *manager, GSettings *settings,
   self->manager = g_object_ref (manager);
   self->settings = g_object_ref (settings);
   self->names = names != NULL ? g_object_ref (names) : NULL;
+  self->feedback = rfk_transient_notification_new (app);
   g_signal_connect (manager, "airplane-mode-ended-elsewhere",
                     G_CALLBACK (on_airplane_ended_elsewhere), self);
   g_signal_connect (manager, "airplane-mode-entered-elsewhere",

@@ -1,5 +1,5 @@
 """Notifications: one per hardware switch flip and per airplane-key press,
-none for our own changes.
+none for our own changes; each transient, saying what did it.
 
 Scenario: the notification daemon is python3-dbusmock's template.  The
 user switches a radio and airplane mode from the menu (no notification);
@@ -50,6 +50,8 @@ def test(logdir):
               f'body names both radios: {n["body"]!r}')
         check(n['hints'].get('category') == 'device', f'category: {n["hints"]}')
         check(n['hints'].get('desktop-entry') == gt.APP_ID, f'desktop-entry: {n["hints"]}')
+        # Feedback, not a note to keep: the spec's "transient" hint.
+        check(n['hints'].get('transient') is True, f'transient: {n["hints"]}')
         check(n['replaces_id'] == 0, f'the first one replaces nothing: {n}')
         # Our own icon, as a file (GLib sends no themed names to daemons).
         image = n['hints'].get('image-path', '')
@@ -81,9 +83,13 @@ def test(logdir):
 
         # The airplane key (the fake's rfkill-input toggling "all"): airplane
         # mode begins elsewhere, then ends elsewhere; each told once, each
-        # replacing the last.
-        for n_before, want in [(2, 'Airplane mode is on'),
-                               (3, 'Airplane mode is off')]:
+        # replacing the last, and naming the key: it switches both radios.
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: not fake.radio('phy0')['soft'], 5, 'phy0 on again')
+        time.sleep(QUIET_S)
+        for n_before, want, body in [
+                (2, 'Airplane mode is on', 'Radios turned off by the airplane key.'),
+                (3, 'Airplane mode is off', 'Radios turned on by the airplane key.')]:
             fake.command('key')
             wait_for(lambda: len(notifications.notify_calls()) > n_before, 5,
                      f'a notification for the key: {want!r}')
@@ -95,11 +101,31 @@ def test(logdir):
             n = calls[n_before]
             log('key:', n['summary'], '|', n['body'], '| replaces', n['replaces_id'])
             check(n['summary'] == want, f'summary: {n["summary"]}')
-            check('airplane key or another program' in n['body'],
-                  f'body says by what: {n["body"]!r}')
+            check(n['body'].startswith(body), f'body says by what: {n["body"]!r}')
+            check(n['hints'].get('transient') is True, f'transient: {n["hints"]}')
             check(n['replaces_id'] == 1, f'replaces_id: {n["replaces_id"]}')
         check(item.find('Airplane mode') and
               not item.find('Airplane mode').checked, 'airplane mode off again')
+
+        # With Wi-Fi off already, the key has only Bluetooth to switch: as
+        # `rfkill block 1` would, so the notification cannot name the key.
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: fake.radio('phy0')['soft'], 5, 'phy0 off')
+        time.sleep(QUIET_S)
+        fake.command('key')
+        wait_for(lambda: len(notifications.notify_calls()) > 4, 5, 'the key, one radio')
+        n = notifications.notify_calls()[4]
+        check(n['body'].startswith('Radios turned off by the airplane key or another program.'),
+              f'one radio: {n["body"]!r}')
+        fake.command('key')
+        wait_for(lambda: len(notifications.notify_calls()) > 5, 5, 'the key again')
+        wait_for(lambda: fake.radio('phy0')['soft'] and not fake.radio('hci0')['soft'], 5,
+                 'Wi-Fi off again as it was, Bluetooth on')
+        time.sleep(QUIET_S)
+        check(len(notifications.notify_calls()) == 6,
+              f'one each: {notifications.notify_calls()[4:]}')
+        item.click('Wi-Fi (phy0)')
+        wait_for(lambda: not fake.radio('phy0')['soft'], 5, 'phy0 on')
 
         # Notifications off (menu item bound to GSettings): silent flip.
         item.click('Notifications')
@@ -109,7 +135,7 @@ def test(logdir):
         wait_for(lambda: item.find('Bluetooth (hci0) — blocked: hardware switch'),
                  5, 'the flip reached the applet')
         time.sleep(QUIET_S)
-        check(len(notifications.notify_calls()) == 4,
+        check(len(notifications.notify_calls()) == 6,
               f'notified although off: {notifications.notify_calls()}')
         fake.set_hard_all(False)
         wait_for(lambda: item.find('Wi-Fi (phy0)').enabled, 5, 'switch back')
@@ -117,8 +143,8 @@ def test(logdir):
         wait_for(lambda: item.find('Airplane mode').checked, 5,
                  'the key turned airplane mode on')
         time.sleep(QUIET_S)
-        check(len(notifications.notify_calls()) == 4,
-              f'the key notified although off: {notifications.notify_calls()[4:]}')
+        check(len(notifications.notify_calls()) == 6,
+              f'the key notified although off: {notifications.notify_calls()[6:]}')
 
 
 if __name__ == '__main__':
