@@ -286,7 +286,12 @@ rfk_dbus_service_dispose (GObject *object)
     rfk_dbus_service_unexport (self);
   rfk_sync_throttle_cancel (self->throttle);
   if (self->model.manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->model.manager, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->model.manager, self);
+      if (rfk_manager_get_history (self->model.manager) != NULL)
+        g_signal_handlers_disconnect_by_data (
+          rfk_manager_get_history (self->model.manager), self);
+    }
   if (self->model.settings != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->model.settings, self);

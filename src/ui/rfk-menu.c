@@ -177,7 +177,13 @@ rfk_menu_dispose (GObject *object)
   if (self->throttle != NULL)
     rfk_sync_throttle_cancel (self->throttle);
   if (self->manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->manager, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->manager, self);
+      /* The manager hands the history its last changes as it goes. */
+      if (rfk_manager_get_history (self->manager) != NULL)
+        g_signal_handlers_disconnect_by_data (
+          rfk_manager_get_history (self->manager), self);
+    }
   if (self->settings != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->settings, self);
