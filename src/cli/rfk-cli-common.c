@@ -69,3 +69,16 @@ rfk_cli_open_manager (const char *device_path, gboolean read_only)
     }
   return g_steal_pointer (&manager);
 }
+
+void
+rfk_cli_print_json (JsonBuilder *builder)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}

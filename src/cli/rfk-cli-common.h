@@ -1,6 +1,8 @@
 /* rfk-cli-common.h: opening the model and reporting, for CLI actions. */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "rfk-manager.h"
 
 G_BEGIN_DECLS
@@ -10,6 +12,9 @@ G_BEGIN_DECLS
  * listing, which needs no write access to the device. */
 RfkManager *rfk_cli_open_manager (const char *device_path,
                                   gboolean read_only);
+
+/* What builder built, pretty-printed on stdout. */
+void rfk_cli_print_json (JsonBuilder *builder);
 
 /* "rfkill-applet: <message>" on stderr; returns 1 for `return`. */
 int rfk_cli_fail (const char *format, ...) G_GNUC_PRINTF (1, 2);

@@ -39,9 +39,6 @@ static void
 print_json (GPtrArray *entries)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "history");
@@ -67,11 +64,7 @@ print_json (GPtrArray *entries)
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
+  rfk_cli_print_json (builder);
 }
 
 /* "2026-12-06 14:03:12  Bluetooth (hci0): on → off, by the menu", oldest

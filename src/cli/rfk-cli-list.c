@@ -208,9 +208,6 @@ print_json (RfkManager *manager)
 {
   GPtrArray *devices = rfk_manager_get_devices (manager);
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);
   /* "rfkilldevices" with util-linux's member names and values. */
@@ -266,11 +263,7 @@ print_json (RfkManager *manager)
                                     manager, sysfs_is_platform_switch, NULL));
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
+  rfk_cli_print_json (builder);
 }
 
 int

@@ -149,3 +149,15 @@ def served_properties(api, names):
             access = 'read'
         served[name] = (kind, access)
     return served
+
+
+def start_applet(s, radio_label):
+    """The applet in session s, its tray item and this API on it, once
+    the device is ready and radio_label shows in the menu."""
+    applet = s.start_applet()
+    item = s.watcher.wait_item(applet.unique_name(s.bus))
+    api = Api(s.bus)
+    s.on_exit(api.close)
+    gt.wait_for(lambda: api.get('DeviceState') == 'ready', 10, 'ready')
+    gt.wait_for(lambda: item.find(radio_label).visible, 10, 'the radios in the menu')
+    return applet, item, api

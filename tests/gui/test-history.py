@@ -69,13 +69,7 @@ def state_dir():
 
 
 def start(s):
-    applet = s.start_applet()
-    item = s.watcher.wait_item(applet.unique_name(s.bus))
-    api = rfkapi.Api(s.bus)
-    s.on_exit(api.close)
-    wait_for(lambda: api.get('DeviceState') == 'ready', 10, 'ready')
-    wait_for(lambda: item.find(BT).visible, 10, 'the radios in the menu')
-    return applet, item, api
+    return rfkapi.start_applet(s, BT)
 
 
 def recent_lines(item):
