@@ -255,12 +255,14 @@ rfk_manager_history_note (RfkManager *self, const RfkDevice *device,
       rfk_history_entry_free (entry);  /* only the reasons changed */
       return;
     }
-  if (claim != NULL)
+  /* A hard block that came or went is the switch's, whatever soft
+   * state of ours landed in the same event. */
+  if (claim != NULL && before->hard == device->hard)
     {
       entry->cause = claim->cause;
       entry->by = g_strdup (claim->by);
     }
-  else if (ours)
+  else if (ours && before->hard == device->hard)
     entry->cause = RFK_CAUSE_APPLET;
   else
     entry->cause = cause_of_theirs (self, device, before, now_us);

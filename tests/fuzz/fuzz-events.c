@@ -257,6 +257,28 @@ check_policy (RfkManager *manager, guint32 mask, const guint8 *data,
                            store, mask);
 }
 
+/* What the history kept of the changes: bounded, each a change, and a
+ * switch's only where a hard block came or went. */
+static void
+check_history (RfkHistory *history)
+{
+  GPtrArray *entries = rfk_history_get_entries (history);
+
+  if (entries->len > RFK_HISTORY_MAX)
+    abort ();
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const RfkHistoryEntry *e = entries->pdata[i];
+      gboolean hard_changed = (e->from == RFK_RADIO_HARD_BLOCKED)
+                              != (e->to == RFK_RADIO_HARD_BLOCKED);
+
+      if (e->from == e->to || e->cause >= RFK_CAUSE_COUNT
+          || (e->cause == RFK_CAUSE_SWITCH) != hard_changed
+          || e->name == NULL || e->key == NULL)
+        abort ();
+    }
+}
+
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static void
@@ -282,6 +304,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
   static char *state_file;
   g_autoptr (GCancellable) cancellable = NULL;
+  g_autoptr (RfkHistory) history = NULL;
   RfkManager *manager;
   Counts counts = { 0 };
   g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (Seen));
@@ -330,6 +353,9 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   g_signal_connect (manager, "device-removed", G_CALLBACK (on_removed),
                     &counts);
   rfk_manager_set_airplane_types (manager, mask);
+  /* In memory only: never flushed to disk. */
+  history = rfk_history_new ();
+  rfk_manager_set_history (manager, history);
   rfk_manager_adopt_fd (manager, fds[0], TRUE);
   rfk_manager_feed_ready (manager);
 
@@ -393,7 +419,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
-  g_object_unref (manager);
+  g_object_unref (manager);  /* hands over what its last sweep held */
+  check_history (history);
   close (fds[1]);
   return 0;
 }
