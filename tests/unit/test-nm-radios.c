@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rfk-device.h"
+#include "rfk-manager-testing.h"
 #include "rfk-nm-radios.h"
 #include "rfk-protocol.h"
 #include "test-util.h"
@@ -147,20 +148,28 @@ typedef struct {
   gboolean enabled;
 } NmSet;
 
+/* Its own switch s set to enabled, by whoever asked. */
+static void
+nm_switch (NmFixture *nf, guint s, gboolean enabled)
+{
+  gboolean old = nm_enabled (nf, s, TRUE);
+
+  nf->user_enabled[s] = enabled;
+  if (nm_enabled (nf, s, FALSE) != old)
+    nm_write_change_all (nf, nm_types[s], !enabled);
+}
+
 static gboolean
 nm_answer_set (gpointer user_data)
 {
   NmSet *set = user_data;
   NmFixture *nf = set->nf;
-  gboolean old = nm_enabled (nf, set->s, TRUE);
 
   g_ptr_array_add (nf->sets, g_strdup_printf ("%s=%s",
                                               nm_properties[set->s],
                                               set->enabled ? "true"
                                                            : "false"));
-  nf->user_enabled[set->s] = set->enabled;
-  if (nm_enabled (nf, set->s, FALSE) != old)
-    nm_write_change_all (nf, nm_types[set->s], !set->enabled);
+  nm_switch (nf, set->s, set->enabled);
   g_dbus_method_invocation_return_value (set->invocation, NULL);
   g_free (set);
   return G_SOURCE_REMOVE;
@@ -556,6 +565,47 @@ test_without_networkmanager (NmFixture *nf, gconstpointer data)
                    "-> org.freedesktop.DBus.Error.NameHasNoOwner");
 }
 
+/* `nmcli radio wifi off`: NetworkManager switches Wi-Fi off itself, and
+ * the history names it (rfk-manager-history.c); its answer to our own
+ * "off" in airplane mode is ours, not its. */
+static void
+test_history_names_networkmanager (NmFixture *nf, gconstpointer data)
+{
+  g_autoptr (RfkNmRadios) nm G_GNUC_UNUSED = start_laptop (nf);
+  g_autoptr (RfkHistory) history = rfk_history_new ();
+  GPtrArray *entries = rfk_history_get_entries (history);
+  RfkManagerTiming timing = {
+    .sweep_ms = 500, .ended_settle_ms = 500, .flap_quiet_ms = 20,
+    .confirm_ms = 5000, .resume_ms = 1000, .hotplug_ms = 0,
+  };
+
+  rfk_manager_set_timing (nf->f.manager, &timing);
+  rfk_manager_set_history (nf->f.manager, history);
+  fake_rfkill_set_soft (nf->f.fake, 1, FALSE);
+  test_settle (1200);
+  g_ptr_array_set_size (entries, 0);
+  assert_nothing_said (nf);
+
+  nm_switch (nf, 0, FALSE);
+  test_settle (1200);
+  g_assert_cmpuint (entries->len, ==, 2);
+  for (guint i = 0; i < entries->len; i++)
+    g_assert_cmpint (((RfkHistoryEntry *) entries->pdata[i])->cause, ==,
+                     RFK_CAUSE_NETWORKMANAGER);
+
+  /* Back on, then airplane mode from a door: our "off" to it is ours. */
+  nm_switch (nf, 0, TRUE);
+  test_settle (1200);
+  g_ptr_array_set_size (entries, 0);
+  rfk_manager_name_next_request (nf->f.manager, RFK_CAUSE_MENU, NULL);
+  airplane (&nf->f, TRUE);
+  test_settle (1200);
+  g_assert_cmpuint (entries->len, ==, 3);
+  for (guint i = 0; i < entries->len; i++)
+    g_assert_cmpint (((RfkHistoryEntry *) entries->pdata[i])->cause, ==,
+                     RFK_CAUSE_MENU);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -575,6 +625,8 @@ main (int argc, char **argv)
   ADD ("types-not-counted-are-left-alone",
        test_types_not_counted_are_left_alone, NULL);
   ADD ("without-networkmanager", test_without_networkmanager, "no-nm");
+  ADD ("history-names-networkmanager", test_history_names_networkmanager,
+       NULL);
 #undef ADD
   return g_test_run ();
 }
