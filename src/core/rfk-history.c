@@ -144,7 +144,10 @@ rfk_history_entry_dup_cause_label (const RfkHistoryEntry *entry)
     case RFK_CAUSE_RESUME:
       return g_strdup (_("resume"));
     case RFK_CAUSE_KEY:
-      return g_strdup (_("the airplane key"));
+      /* TRANSLATORS: every radio switched at once, as the airplane key,
+       * `rfkill block all` and gnome-settings-daemon do alike */
+      return g_strdup (_("the airplane key or a program switching every "
+                         "radio"));
     case RFK_CAUSE_SWITCH:
       return g_strdup (_("a hardware switch"));
     case RFK_CAUSE_HOTPLUG:

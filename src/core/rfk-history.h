@@ -33,7 +33,8 @@ typedef enum {
   RFK_CAUSE_DBUS,          /* a D-Bus caller; "by" names its process */
   RFK_CAUSE_AIRPLANE_MODE, /* ours, no caller: airplane mode's own rules */
   RFK_CAUSE_RESUME,        /* during the resume window, or its guard */
-  RFK_CAUSE_KEY,           /* the airplane key (or `rfkill block all`) */
+  RFK_CAUSE_KEY,           /* every radio at once: the airplane key, or
+                            * `rfkill block all`, gsd's airplane mode */
   RFK_CAUSE_SWITCH,        /* a hardware switch */
   RFK_CAUSE_HOTPLUG,       /* restored as it was plugged in */
   RFK_CAUSE_NETWORKMANAGER,

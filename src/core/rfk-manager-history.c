@@ -15,8 +15,9 @@
  *     new device, which takes a moment, never seconds;
  *   - every radio of at least two types switched the same way in one
  *     sweep is the airplane key: the kernel's rfkill-input switches them
- *     all.  `rfkill block all` sends the very same events, so it is
- *     named the key too (README, "History");
+ *     all.  `rfkill block all` and gnome-settings-daemon's airplane mode
+ *     send the very same events, so the name says so (README,
+ *     "History");
  *   - Wi-Fi or WWAN switched within NM_MS of NetworkManager changing its
  *     own switch (WirelessEnabled, WwanEnabled), when we did not ask it
  *     to, is NetworkManager's;
