@@ -10,7 +10,8 @@ when clicked (gnome-shell 43, js/ui/status/rfkill.js).  As a user:
      Quick Settings is opened again; the only part that changed is the
      toggle, which is how the test finds it;
   3. a click on that toggle ends airplane mode: every radio is on, our
-     icon and menu say so, and for 2 s nobody writes to the kernel;
+     icon and menu say so, for 2 s nobody writes to the kernel, and the
+     history names every radio switched at once (the key's cause);
   4. airplane mode from our menu again, then Bluetooth on from our menu:
      an exception (src/RULES.md), so our menu keeps airplane mode, while
      gsd-rfkill, which counts every radio, says AirplaneMode false and
@@ -26,6 +27,7 @@ import guitest as gt
 from guitest import check, log, wait_for
 import fakekernel
 import gnomeshell
+import rfkapi
 from gnomeshell import SCREEN_W
 from desktop import diff_box, screenshot_dir, stable, xdotool
 from gsdrfkill import Gsd, SessionManager
@@ -114,6 +116,14 @@ def test(logdir):
             time.sleep(0.1)
         check(fake.writes() == kernel_writes,
               f'{fake.writes() - kernel_writes} writes while nothing happened')
+        # The history: gsd's CHANGE_ALL switched every radio at once, as
+        # the key does, and nothing tells the two apart (README, "History").
+        api = rfkapi.Api(bus)
+        recent = sorted((e['name'], e['to'], e['cause'])
+                        for e in api.get('History')[-3:])
+        api.close()
+        check(recent == [('hci0', 'on', 'key'), ('phy0', 'on', 'key'),
+                         ('phy1', 'on', 'key')], f'the history: {recent}')
         before, _menu, _box = shell.open_menu(
             cx, cy, 'our menu', os.path.join(outdir, 'menu-after-toggle.png'))
         xdotool('key', 'Escape')
