@@ -755,7 +755,9 @@ def boot2():
     section(airplane_key_twice, before)
     section(airplane_unblock_all, before)
     section(resume_guard)
+    history_since = time.time()
     section(key_after_radio_request)
+    section(history_checks, history_since)
     section(remove_dkms_package)
 
 
@@ -932,6 +934,31 @@ def key_after_radio_request():
                 idx], user=True)
         if r.returncode != 0:
             diag(f'RemoveAirplaneException({idx}): {r.stdout}{r.stderr}')
+
+
+def history_checks(since):
+    """What the seat user's history says of key_after_radio_request: the
+    CLI (asking the applet), gdbus by its process name, and the real
+    KEY_RFKILL through rfkill-input, each with its cause
+    (`rfkill-applet --history --json`, from the file the applet writes)."""
+    def entries():
+        r = applet_cli('--history', '--json')
+        try:
+            return [e for e in json.loads(r.stdout)['history']
+                    if e['time-us'] >= since * 1e6]
+        except (ValueError, KeyError):
+            return []
+
+    def has(cause, to, by=None, n=1):
+        return sum(1 for e in entries() if e['cause'] == cause and e['to'] == to
+                   and (by is None or e['by'] == by)) >= n
+    wait_for(lambda: has('key', 'off', n=3), 10)
+    seen = [(e['device'], e['from'], e['to'], e['cause'], e['by']) for e in entries()]
+    diag(f'history: {seen}')
+    ok(has('cli', 'off', n=3), 'history: `rfkill-applet --airplane on` is the command line')
+    ok(has('dbus', 'on', by='gdbus', n=3),
+       'history: SetRadioBlocked from gdbus is "gdbus over D-Bus"')
+    ok(has('key', 'off', n=3), 'history: KEY_RFKILL (rfkill-input) blocking every radio is the key')
 
 
 def remove_dkms_package():
