@@ -49,8 +49,9 @@ typedef struct {
   /* The user turned it on in airplane mode: airplane mode leaves it as
    * the user leaves it (RULES.md, rfk-exceptions.h). */
   gboolean exception;
-  /* When it was added, monotonic µs: a change soon after is a restore
-   * as it was plugged in (rfk-manager-history.c). */
+  /* When it was plugged in, monotonic µs (0: there at start): a change
+   * soon after is a restore as it was plugged in
+   * (rfk-manager-history.c). */
   gint64 added_us;
 } RfkDevice;
 

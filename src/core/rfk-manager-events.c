@@ -89,7 +89,10 @@ handle_add (RfkManager *self, const RfkEvent *event)
   device->name = rfk_identity_read_name (event->idx);
   device->bus_device = rfk_identity_read_bus_device (event->idx);
   device->switch_only = rfk_device_name_is_switch_only (device->name);
-  device->added_us = g_get_monotonic_time ();
+  /* Plugged in now, not found at start: only then is a change soon
+   * after a restore as it was plugged in. */
+  if (self->state == RFK_MANAGER_STATE_READY)
+    device->added_us = g_get_monotonic_time ();
   apply_state (device, event);
   recall (self, device);
   g_hash_table_insert (self->devices, GUINT_TO_POINTER (device->idx),

@@ -33,6 +33,9 @@
 
 #define HOTPLUG_MS 3000
 #define NM_MS 2000
+/* A radio that never stops changing (a flapping driver) makes a sweep
+ * that never ends: past this many changes it is handed over as it is. */
+#define MAX_NOTES (2 * RFK_HISTORY_MAX)
 
 typedef struct {
   RfkHistoryEntry *entry;
@@ -275,6 +278,11 @@ rfk_manager_history_note (RfkManager *self, const RfkDevice *device,
   note->soft = device->soft;
   note->unclaimed = !ours && entry->cause == RFK_CAUSE_OTHER;
   g_ptr_array_add (self->history_notes, note);
+  if (self->history_notes->len >= MAX_NOTES)
+    {
+      rfk_manager_history_flush (self);
+      return;
+    }
 
   g_clear_handle_id (&self->history_source, g_source_remove);
   if (self->timing.sweep_ms > 0)

@@ -356,6 +356,32 @@ test_key_needs_two_types (Fixture *f, gconstpointer data)
                    "hci0:on>off:airplane-mode");
 }
 
+/* Radios there when the manager started were not plugged in just now:
+ * another program's change at once is its own; a radio plugged in and
+ * changed at once is a restore. */
+static void
+test_hotplug_only_after_start (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkHistory) history = start_with_history (f);
+  RfkManagerTiming timing = {
+    .sweep_ms = 100, .ended_settle_ms = 100, .flap_quiet_ms = 20,
+    .confirm_ms = 5000, .resume_ms = 2000, .hotplug_ms = 3000,
+  };
+  g_autofree char *at_start = NULL;
+  g_autofree char *plugged = NULL;
+  guint32 phy1;
+
+  rfk_manager_set_timing (f->manager, &timing);
+  fake_rfkill_set_soft (f->fake, 0, TRUE);
+  at_start = causes (history, 0, 1);
+  g_assert_cmpstr (at_start, ==, "phy0:on>off:other");
+  phy1 = fake_rfkill_add (f->fake, WLAN, "phy1");
+  test_settle (50);
+  fake_rfkill_set_soft (f->fake, phy1, TRUE);
+  plugged = causes (history, 1, 1);
+  g_assert_cmpstr (plugged, ==, "phy1:on>off:hotplug");
+}
+
 /* Airplane mode ended by another program: the radios it restores as off
  * are airplane mode's own doing. */
 static void
@@ -395,5 +421,6 @@ main (int argc, char **argv)
   ADD ("cause/networkmanager", test_networkmanager_cause);
   ADD ("cause/key-needs-two-types", test_key_needs_two_types);
   ADD ("cause/airplane-mode", test_airplane_mode_cause);
+  ADD ("cause/hotplug-only-after-start", test_hotplug_only_after_start);
   return g_test_run ();
 }
