@@ -67,14 +67,16 @@ def item_icon(bus, applet):
     return item_props(bus, applet).get('IconName')
 
 
-def open_submenu(screen, menu, keys, save_as, what):
-    """Walks the open menu with the keyboard; saves once a submenu is drawn."""
+def open_submenu(screen, menu, menu_box, keys, save_as, what):
+    """Walks the open menu with the keyboard; saves once a submenu is drawn:
+    something new right of the menu, not only a highlighted item in it."""
     below = f'{SCREEN_W}x{480 - PANEL_H}+0+{PANEL_H}'
     xdotool('key', *keys)
 
     def submenu_drawn():
         part = diff_box(menu, screen.grab(below))
-        return part if part and part[2] - part[0] > 60 and part[3] - part[1] > 20 else None
+        return part if (part and part[2] - part[0] > 60 and part[3] - part[1] > 20
+                        and part[2] > menu_box[2] + 20) else None
     wait_for(submenu_drawn, 10, f'the "{what}" submenu')
     stable(lambda: screen.grab(below), f'the "{what}" submenu drawn completely')
     screen.grab(save_as=save_as)
@@ -83,9 +85,11 @@ def open_submenu(screen, menu, keys, save_as, what):
 
 # Keyboard walks to the submenus.  Up from no selection is Quit; counted
 # from the end, the settings do not move with the radios above them:
-# Quit, Start at login, Notifications, the light, then the types.
-TYPES_SUBMENU = (['Up'] * 5 + ['Right'], 'Airplane mode turns off')
-LIGHT_SUBMENU = (['Up'] * 4 + ['Right'], 'Airplane-mode light')
+# Quit, Start at login, Keep radios off after suspend, Notifications, the
+# light, the types, then Recent changes.
+LIGHT_SUBMENU = (['Up'] * 5 + ['Right'], 'Airplane-mode light')
+TYPES_SUBMENU = (['Up'] * 6 + ['Right'], 'Airplane mode turns off')
+HISTORY_SUBMENU = (['Up'] * 7 + ['Right'], 'Recent changes')
 
 
 def open_menu(screen, cx, cy, save_as, submenu=None, submenu_as=None):
@@ -101,11 +105,12 @@ def open_menu(screen, cx, cy, save_as, submenu=None, submenu_as=None):
         return box if box and box[3] - box[1] > 100 and box[2] - box[0] > 80 else None
     box = wait_for(menu_drawn, 10, 'a menu below the panel after a left click')
     menu = stable(lambda: screen.grab(below), 'the menu drawn completely')
+    box = diff_box(before, menu)
     screen.grab(save_as=save_as)
     log('menu at', box, 'saved', save_as)
     if submenu:
         keys, what = submenu
-        open_submenu(screen, menu, keys, submenu_as, what)
+        open_submenu(screen, menu, box, keys, submenu_as, what)
         xdotool('key', 'Escape')
     xdotool('key', 'Escape')
     xdotool('mousemove', SCREEN_W - 20, 460)
@@ -284,7 +289,9 @@ def test(logdir):
         save_icon('hardware-switch', hardware)
         check_legible(hardware, empty_cell, 'the hardware-switch icon')
         shown.append(hardware)
-        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-hardware-switch.png'))
+        # The last changes: the two middle clicks, then the switch.
+        open_menu(screen, cx, cy, os.path.join(outdir, 'menu-hardware-switch.png'),
+                  HISTORY_SUBMENU, os.path.join(outdir, 'menu-recent-changes.png'))
 
         # 5. The device goes away (no rfkill support, nothing to switch):
         # the item is passive and the panel hides it.
