@@ -18,9 +18,10 @@
  *     all.  `rfkill block all` and gnome-settings-daemon's airplane mode
  *     send the very same events, so the name says so (README,
  *     "History");
- *   - Wi-Fi or WWAN switched within NM_MS of NetworkManager changing its
- *     own switch (WirelessEnabled, WwanEnabled), when we did not ask it
- *     to, is NetworkManager's;
+ *   - Wi-Fi or WWAN switched within NM_MS of NetworkManager switching its
+ *     own switch the same way (rfk-nm-radios.c tells that from its
+ *     WirelessEnabled following another program's block), when we did
+ *     not ask it to, is NetworkManager's;
  *   - anything else is "another program".
  *
  * The last two need the whole sweep, so changes nobody claims wait until
@@ -105,12 +106,14 @@ rfk_manager_name_next_request (RfkManager *self, RfkCause cause,
 }
 
 void
-rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask)
+rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask,
+                                 gboolean enabled)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));
 
   self->nm_changed_us = g_get_monotonic_time ();
   self->nm_types = type_mask;
+  self->nm_enabled = enabled;
 }
 
 static gboolean
@@ -162,7 +165,7 @@ networkmanager_did (RfkManager *self, const Note *note)
   guint type = note->entry->type;
 
   return self->nm_changed_us != 0 && type < 32
-         && (self->nm_types & (1u << type))
+         && (self->nm_types & (1u << type)) && note->soft == !self->nm_enabled
          && ABS (note->mono_us - self->nm_changed_us)
               <= NM_MS * G_TIME_SPAN_MILLISECOND;
 }

@@ -171,6 +171,7 @@ struct _RfkManager
   guint history_source;       /* the sweep is over */
   gint64 nm_changed_us;       /* NetworkManager changed its switch */
   guint32 nm_types;           /* ... of these types */
+  gboolean nm_enabled;        /* ... to on */
   gint64 resumed_us;          /* the last resume (rfk-manager-resume.c) */
 
   /* ---- rfk-manager-list.c: the restore list. */

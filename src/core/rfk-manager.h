@@ -157,9 +157,11 @@ void rfk_manager_set_history (RfkManager *self, RfkHistory *history);
 RfkHistory *rfk_manager_get_history (RfkManager *self);
 void rfk_manager_name_next_request (RfkManager *self, RfkCause cause,
                                     const char *by);
-/* NetworkManager changed its own switch for these types (bits 1 << type)
- * without our asking: Wi-Fi or WWAN changes close to now are its. */
-void rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask);
+/* NetworkManager switched its own switch for these types (bits 1 << type)
+ * on or off without our asking: Wi-Fi or WWAN changes that way close to
+ * now are its. */
+void rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask,
+                                      gboolean enabled);
 
 /* Counters of what the reader dropped, for diagnostics and tests. */
 typedef struct {

@@ -3,6 +3,8 @@
 
 #include "rfk-nm-radios.h"
 
+#include <glib/gstdio.h>
+
 #define NM_NAME "org.freedesktop.NetworkManager"
 #define NM_PATH "/org/freedesktop/NetworkManager"
 
@@ -29,11 +31,12 @@
 typedef struct {
   RfkType type;
   const char *property;
+  const char *state_key;  /* its key in NetworkManager's state file */
 } NmSwitch;
 
 static const NmSwitch nm_switches[] = {
-  { RFK_TYPE_WLAN, "WirelessEnabled" },
-  { RFK_TYPE_WWAN, "WwanEnabled" },
+  { RFK_TYPE_WLAN, "WirelessEnabled", "WirelessEnabled" },
+  { RFK_TYPE_WWAN, "WwanEnabled", "WWANEnabled" },
 };
 
 struct _RfkNmRadios
@@ -246,13 +249,47 @@ on_device_changed (RfkManager *manager, RfkDevice *device,
  * taken for its answer to us. */
 #define ASKED_MS 5000
 
-/* NetworkManager switched Wi-Fi or WWAN itself (nmcli radio wifi off, its
- * own start): the radio changes that follow are its, for the history. */
+/*
+ * Whether NetworkManager itself switched sw to value, not followed a block
+ * another program made.  Its WirelessEnabled property is its user switch
+ * AND the kernel's state, so `rfkill block wlan` flips it too; only its
+ * state file tells the user switch, which it rewrites when that switch
+ * is toggled (nmcli radio wifi off, nm-applet) and at its start.  So: the
+ * file says value and was written just now.  A file we cannot read (a
+ * distribution that keeps it private) names NetworkManager never.
+ */
+#define NM_STATE_FILE "/var/lib/NetworkManager/NetworkManager.state"
+#define OWN_SWITCH_MS 5000
+
+static gboolean
+nm_switched_itself (const NmSwitch *sw, gboolean value)
+{
+  const char *path = g_getenv ("RFK_NM_STATE_FILE");
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+  gint64 age_ms;
+  gboolean user_switch;
+
+  if (path == NULL)
+    path = NM_STATE_FILE;
+  if (g_stat (path, &st) != 0)
+    return FALSE;
+  age_ms = g_get_real_time () / 1000 - (gint64) st.st_mtime * 1000;
+  if (age_ms > OWN_SWITCH_MS || age_ms < -1000
+      || !g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL))
+    return FALSE;
+  user_switch = g_key_file_get_boolean (file, "main", sw->state_key, &error);
+  return error == NULL && user_switch == value;
+}
+
+/* NetworkManager switched Wi-Fi or WWAN itself (nmcli radio wifi off):
+ * the radio changes that follow are its, for the history. */
 static void
 on_nm_properties_changed (GDBusProxy *nm, GVariant *changed,
                           GStrv invalidated, RfkNmRadios *self)
 {
-  guint32 types = 0;
+  guint32 types[2] = { 0, 0 };  /* switched off, switched on */
 
   for (gsize i = 0; i < G_N_ELEMENTS (nm_switches); i++)
     {
@@ -266,10 +303,14 @@ on_nm_properties_changed (GDBusProxy *nm, GVariant *changed,
                <= ASKED_MS * G_TIME_SPAN_MILLISECOND
           && g_variant_get_boolean (value) == self->asked[i])
         continue;
-      types |= 1u << nm_switches[i].type;
+      if (!nm_switched_itself (&nm_switches[i],
+                               g_variant_get_boolean (value)))
+        continue;
+      types[g_variant_get_boolean (value)] |= 1u << nm_switches[i].type;
     }
-  if (types != 0)
-    rfk_manager_note_networkmanager (self->manager, types);
+  for (guint on = 0; on < 2; on++)
+    if (types[on] != 0)
+      rfk_manager_note_networkmanager (self->manager, types[on], on);
 }
 
 static void

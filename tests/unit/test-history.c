@@ -313,7 +313,7 @@ test_networkmanager_cause (Fixture *f, gconstpointer data)
   g_autofree char *nm = NULL;
   g_autofree char *other = NULL;
 
-  rfk_manager_note_networkmanager (f->manager, 1u << WLAN);
+  rfk_manager_note_networkmanager (f->manager, 1u << WLAN, FALSE);
   fake_rfkill_set_soft (f->fake, 0, TRUE);
   nm = causes (history, 0, 1);
   g_assert_cmpstr (nm, ==, "phy0:on>off:networkmanager");

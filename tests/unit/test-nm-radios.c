@@ -148,12 +148,21 @@ typedef struct {
   gboolean enabled;
 } NmSet;
 
-/* Its own switch s set to enabled, by whoever asked. */
+/* Its own switch s set to enabled, by whoever asked.  Like
+ * NetworkManager, it keeps its switches in its state file (WirelessEnabled,
+ * WWANEnabled in [main]), rewritten at each toggle. */
 static void
 nm_switch (NmFixture *nf, guint s, gboolean enabled)
 {
+  static const char *const keys[] = { "WirelessEnabled", "WWANEnabled" };
   gboolean old = nm_enabled (nf, s, TRUE);
+  g_autoptr (GKeyFile) state = g_key_file_new ();
+  g_autofree char *path = g_build_filename (nf->f.dir, "nm.state", NULL);
 
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    g_key_file_set_boolean (state, "main", keys[k],
+                            k == s ? enabled : nf->user_enabled[k]);
+  g_assert_true (g_key_file_save_to_file (state, path, NULL));
   nf->user_enabled[s] = enabled;
   if (nm_enabled (nf, s, FALSE) != old)
     nm_write_change_all (nf, nm_types[s], !enabled);
@@ -222,6 +231,12 @@ nm_setup (NmFixture *nf, gconstpointer data)
                                                                  NULL);
 
   fixture_setup (&nf->f, data);
+  /* Its state file (rfk-nm-radios.c reads it), written at each toggle. */
+  {
+    g_autofree char *state = g_build_filename (nf->f.dir, "nm.state", NULL);
+
+    g_setenv ("RFK_NM_STATE_FILE", state, TRUE);
+  }
   nf->sets = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&nf->wire_lock);
   nf->wire = g_ptr_array_new_with_free_func (g_free);
@@ -566,8 +581,9 @@ test_without_networkmanager (NmFixture *nf, gconstpointer data)
 }
 
 /* `nmcli radio wifi off`: NetworkManager switches Wi-Fi off itself, and
- * the history names it (rfk-manager-history.c); its answer to our own
- * "off" in airplane mode is ours, not its. */
+ * the history names it (rfk-manager-history.c).  `rfkill block wlan`
+ * flips its WirelessEnabled too, but is not its doing; and its answer to
+ * our own "off" in airplane mode is ours, not its. */
 static void
 test_history_names_networkmanager (NmFixture *nf, gconstpointer data)
 {
@@ -593,9 +609,22 @@ test_history_names_networkmanager (NmFixture *nf, gconstpointer data)
     g_assert_cmpint (((RfkHistoryEntry *) entries->pdata[i])->cause, ==,
                      RFK_CAUSE_NETWORKMANAGER);
 
-  /* Back on, then airplane mode from a door: our "off" to it is ours. */
+  /* Back on; then another program blocks every Wi-Fi radio. */
   nm_switch (nf, 0, TRUE);
   test_settle (1200);
+  g_ptr_array_set_size (entries, 0);
+  fake_rfkill_set_soft (nf->f.fake, 0, TRUE);
+  fake_rfkill_set_soft (nf->f.fake, 1, TRUE);
+  test_settle (1200);
+  g_assert_cmpuint (entries->len, ==, 2);
+  for (guint i = 0; i < entries->len; i++)
+    g_assert_cmpint (((RfkHistoryEntry *) entries->pdata[i])->cause, ==,
+                     RFK_CAUSE_OTHER);
+  fake_rfkill_set_soft (nf->f.fake, 0, FALSE);
+  fake_rfkill_set_soft (nf->f.fake, 1, FALSE);
+  test_settle (1200);
+
+  /* Airplane mode from a door: our "off" to it is ours. */
   g_ptr_array_set_size (entries, 0);
   rfk_manager_name_next_request (nf->f.manager, RFK_CAUSE_MENU, NULL);
   airplane (&nf->f, TRUE);
