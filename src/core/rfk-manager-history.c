@@ -43,7 +43,9 @@ typedef struct {
   gint64 mono_us;        /* when it came, on the monotonic clock */
   guint32 idx;
   gboolean soft;         /* the soft state it left */
-  gboolean unclaimed;    /* nothing better than "another program" yet */
+  /* Another program's, or resume's: the sweep may still show the key or
+   * NetworkManager, which say more. */
+  gboolean unclaimed;
 } Note;
 
 static void
@@ -190,11 +192,10 @@ rfk_manager_history_flush (RfkManager *self)
     {
       Note *note = self->history_notes->pdata[i];
 
-      if (note->unclaimed)
-        note->entry->cause = key ? RFK_CAUSE_KEY
-                             : networkmanager_did (self, note)
-                               ? RFK_CAUSE_NETWORKMANAGER
-                               : RFK_CAUSE_OTHER;
+      if (note->unclaimed && key)
+        note->entry->cause = RFK_CAUSE_KEY;
+      else if (note->unclaimed && networkmanager_did (self, note))
+        note->entry->cause = RFK_CAUSE_NETWORKMANAGER;
       if (self->history != NULL)
         rfk_history_add (self->history, g_steal_pointer (&note->entry));
     }
@@ -279,7 +280,9 @@ rfk_manager_history_note (RfkManager *self, const RfkDevice *device,
   note->mono_us = now_us;
   note->idx = device->idx;
   note->soft = device->soft;
-  note->unclaimed = !ours && entry->cause == RFK_CAUSE_OTHER;
+  /* The key pressed soon after resume is still the key. */
+  note->unclaimed = !ours && (entry->cause == RFK_CAUSE_OTHER
+                              || entry->cause == RFK_CAUSE_RESUME);
   g_ptr_array_add (self->history_notes, note);
   if (self->history_notes->len >= MAX_NOTES)
     {

@@ -304,6 +304,21 @@ test_resume_cause (Fixture *f, gconstpointer data)
   g_assert_cmpstr (later, ==, "hci0:off>on:other");
 }
 
+/* The key pressed soon after resume is still the key: every radio, of
+ * two types, at once.  The system suite saw it named "resume". */
+static void
+test_key_in_resume_window (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkHistory) history = start_with_history (f);
+  g_autofree char *key = NULL;
+
+  rfk_manager_prepare_for_sleep (f->manager, TRUE);
+  rfk_manager_prepare_for_sleep (f->manager, FALSE);
+  fake_rfkill_press_airplane_key (f->fake);
+  key = causes (history, 0, 2);
+  g_assert_cmpstr (key, ==, "phy0:on>off:key hci0:on>off:key");
+}
+
 /* NetworkManager switching Wi-Fi off on its own: its; the same change
  * with no word from it: another program's. */
 static void
@@ -418,6 +433,7 @@ main (int argc, char **argv)
   ADD ("bad-entries-skipped", test_bad_entries_skipped);
   ADD ("not-a-file", test_not_a_file);
   ADD ("cause/resume", test_resume_cause);
+  ADD ("cause/key-in-resume-window", test_key_in_resume_window);
   ADD ("cause/networkmanager", test_networkmanager_cause);
   ADD ("cause/key-needs-two-types", test_key_needs_two_types);
   ADD ("cause/airplane-mode", test_airplane_mode_cause);
