@@ -22,12 +22,28 @@ struct _RfkTransientNotification
   /* Shows asked for while the daemon's answer about GNOME Shell or the
    * last Notify is due go out in order, the newest replacing the rest. */
   gboolean busy;
-  GNotification *queued;   /* the newest waiting, or NULL */
-  char *queued_image;
+  struct _Shown *queued;   /* the newest waiting, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (RfkTransientNotification, rfk_transient_notification,
                      G_TYPE_OBJECT)
+
+/* One notification to show, kept as given: GNOME Shell gets it as a
+ * GNotification, other daemons as a Notify call. */
+typedef struct _Shown {
+  char *summary;
+  char *body;
+  GIcon *icon;             /* may be NULL */
+} Shown;
+
+static void
+shown_free (Shown *shown)
+{
+  g_free (shown->summary);
+  g_free (shown->body);
+  g_clear_object (&shown->icon);
+  g_free (shown);
+}
 
 static void send_next (RfkTransientNotification *self);
 
@@ -54,8 +70,11 @@ notify_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * "transient". */
 static void
 send_fdo (RfkTransientNotification *self, GDBusConnection *bus,
-          const char *summary, const char *body, const char *image)
+          const Shown *shown)
 {
+  g_autofree char *image = G_IS_FILE_ICON (shown->icon)
+    ? g_file_get_path (g_file_icon_get_file (G_FILE_ICON (shown->icon)))
+    : NULL;
   GVariantBuilder hints;
 
   g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
@@ -76,23 +95,36 @@ send_fdo (RfkTransientNotification *self, GDBusConnection *bus,
     g_variant_new ("(susssasa{sv}i)",
                    g_get_application_name () != NULL
                      ? g_get_application_name () : "",
-                   self->last_id, "", summary, body, NULL, &hints, -1),
+                   self->last_id, "", shown->summary, shown->body, NULL,
+                   &hints, -1),
     G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
     self->cancellable, notify_done, g_object_ref (self));
 }
 
+/* The GNotification GLib's own backend would send for shown. */
+static void
+send_gnotification (RfkTransientNotification *self, const Shown *shown)
+{
+  g_autoptr (GNotification) notification = g_notification_new (
+    shown->summary);
+
+  g_notification_set_body (notification, shown->body);
+  g_notification_set_category (notification, "device");
+  if (shown->icon != NULL)
+    g_notification_set_icon (notification, shown->icon);
+  g_application_send_notification (self->app, NOTIFICATION_ID, notification);
+}
+
 typedef struct {
   RfkTransientNotification *self;
-  GNotification *notification;
-  char *image;
+  Shown *shown;
 } Pending;
 
 static void
 pending_free (Pending *pending)
 {
   g_object_unref (pending->self);
-  g_object_unref (pending->notification);
-  g_free (pending->image);
+  shown_free (pending->shown);
   g_free (pending);
 }
 
@@ -104,7 +136,6 @@ owner_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GVariant) reply = NULL;
   g_autoptr (GError) error = NULL;
   gboolean gnome_shell;
-  const char *summary, *body;
 
   reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
                                          &error);
@@ -117,20 +148,12 @@ owner_done (GObject *source, GAsyncResult *result, gpointer user_data)
                  &gnome_shell);
   if (gnome_shell && self->app != NULL)
     {
-      g_application_send_notification (self->app, NOTIFICATION_ID,
-                                       pending->notification);
+      send_gnotification (self, pending->shown);
       self->busy = FALSE;
       send_next (self);
     }
   else
-    {
-      summary = g_object_get_data (G_OBJECT (pending->notification),
-                                   "rfk-summary");
-      body = g_object_get_data (G_OBJECT (pending->notification),
-                                "rfk-body");
-      send_fdo (self, G_DBUS_CONNECTION (source), summary, body,
-                pending->image);
-    }
+    send_fdo (self, G_DBUS_CONNECTION (source), pending->shown);
   pending_free (pending);
 }
 
@@ -148,14 +171,12 @@ send_next (RfkTransientNotification *self)
                           : NULL;
   if (bus == NULL)
     {
-      g_clear_object (&self->queued);
-      g_clear_pointer (&self->queued_image, g_free);
+      g_clear_pointer (&self->queued, shown_free);
       return;
     }
   pending = g_new0 (Pending, 1);
   pending->self = g_object_ref (self);
-  pending->notification = g_steal_pointer (&self->queued);
-  pending->image = g_steal_pointer (&self->queued_image);
+  pending->shown = g_steal_pointer (&self->queued);
   self->busy = TRUE;
   g_dbus_connection_call (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                           "org.freedesktop.DBus", "NameHasOwner",
@@ -170,26 +191,16 @@ rfk_transient_notification_show (RfkTransientNotification *self,
                                  const char *summary, const char *body,
                                  GIcon *icon)
 {
-  GNotification *notification;
+  Shown *shown;
 
   g_return_if_fail (RFK_IS_TRANSIENT_NOTIFICATION (self));
 
-  notification = g_notification_new (summary);
-  g_notification_set_body (notification, body);
-  g_notification_set_category (notification, "device");
-  if (icon != NULL)
-    g_notification_set_icon (notification, icon);
-  /* For the Notify call, which GNotification does not let us read. */
-  g_object_set_data_full (G_OBJECT (notification), "rfk-summary",
-                          g_strdup (summary), g_free);
-  g_object_set_data_full (G_OBJECT (notification), "rfk-body",
-                          g_strdup (body), g_free);
-  g_clear_object (&self->queued);
-  g_clear_pointer (&self->queued_image, g_free);
-  self->queued = notification;
-  if (G_IS_FILE_ICON (icon))
-    self->queued_image = g_file_get_path (g_file_icon_get_file (
-      G_FILE_ICON (icon)));
+  shown = g_new0 (Shown, 1);
+  shown->summary = g_strdup (summary);
+  shown->body = g_strdup (body);
+  shown->icon = icon != NULL ? g_object_ref (icon) : NULL;
+  g_clear_pointer (&self->queued, shown_free);
+  self->queued = shown;
   send_next (self);
 }
 
@@ -210,8 +221,7 @@ rfk_transient_notification_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_weak_pointer (&self->app);
-  g_clear_object (&self->queued);
-  g_clear_pointer (&self->queued_image, g_free);
+  g_clear_pointer (&self->queued, shown_free);
   G_OBJECT_CLASS (rfk_transient_notification_parent_class)->dispose (object);
 }
 
