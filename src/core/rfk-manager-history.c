@@ -181,12 +181,17 @@ rfk_manager_history_flush (RfkManager *self)
   g_clear_handle_id (&self->history_source, g_source_remove);
   if (self->history_notes->len == 0)
     return;
-  for (guint i = 0; i < self->history_notes->len && !key; i++)
+  /* The key's sweep goes one way: the first unclaimed change says which,
+   * and looks_like_the_key() checks the others against it. */
+  for (guint i = 0; i < self->history_notes->len; i++)
     {
       Note *note = self->history_notes->pdata[i];
 
       if (note->unclaimed)
-        key = looks_like_the_key (self, note->soft);
+        {
+          key = looks_like_the_key (self, note->soft);
+          break;
+        }
     }
   for (guint i = 0; i < self->history_notes->len; i++)
     {
