@@ -145,7 +145,7 @@ handle_change (RfkManager *self, const RfkEvent *event)
   /* The handlers may have removed it (they should not, but be safe). */
   device = g_hash_table_lookup (self->devices, GUINT_TO_POINTER (event->idx));
   ours = device != NULL
-         && rfk_requests_take_ours (self, event->idx, device->soft);
+         && rfk_manager_writes_take_ours (self, event->idx, device->soft);
   if (device != NULL)
     {
       rfk_manager_history_note (self, device, &before, ours);

@@ -3,7 +3,7 @@
  *
  * The kernel says what changed, never who changed it.  What we can tell:
  *
- *   - our own writes are recognised (rfk_requests_take_ours()), and the
+ *   - our own writes are recognised (rfk_manager_writes_take_ours()), and the
  *     request that made them carries its door: the menu, a middle click,
  *     a notification, the CLI, a D-Bus caller named by its process, or
  *     our own rules (airplane mode, the resume guard);
@@ -78,44 +78,6 @@ rfk_manager_history_finalize (RfkManager *self)
 {
   g_ptr_array_unref (self->history_notes);
   g_free (self->next_by);
-}
-
-void
-rfk_manager_set_history (RfkManager *self, RfkHistory *history)
-{
-  g_return_if_fail (RFK_IS_MANAGER (self));
-  g_return_if_fail (history == NULL || RFK_IS_HISTORY (history));
-
-  g_set_object (&self->history, history);
-}
-
-RfkHistory *
-rfk_manager_get_history (RfkManager *self)
-{
-  g_return_val_if_fail (RFK_IS_MANAGER (self), NULL);
-  return self->history;
-}
-
-void
-rfk_manager_name_next_request (RfkManager *self, RfkCause cause,
-                               const char *by)
-{
-  g_return_if_fail (RFK_IS_MANAGER (self));
-
-  self->next_cause = cause;
-  g_free (self->next_by);
-  self->next_by = g_strdup (by);
-}
-
-void
-rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask,
-                                 gboolean enabled)
-{
-  g_return_if_fail (RFK_IS_MANAGER (self));
-
-  self->nm_changed_us = g_get_monotonic_time ();
-  self->nm_types = type_mask;
-  self->nm_enabled = enabled;
 }
 
 static gboolean

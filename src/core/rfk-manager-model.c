@@ -12,6 +12,10 @@
 #include "rfk-exceptions.h"
 #include "rfk-refusals.h"
 
+/* Filled in by rfk-manager.c's class_init; kept here, at the bottom,
+ * so that every file that emits reads it without calling up. */
+guint rfk_manager_signals[N_SIGNALS];
+
 void
 rfk_manager_device_free (RfkDevice *device)
 {
@@ -52,6 +56,12 @@ rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device)
   g_ptr_array_insert (sorted, lo, device);
 }
 
+RfkDevice *
+rfk_manager_device_at (RfkManager *self, guint32 idx)
+{
+  return g_hash_table_lookup (self->devices, GUINT_TO_POINTER (idx));
+}
+
 /* The radio is claimed by airplane mode's own enforcement
  * (rfk-manager-requests.c). */
 static gboolean
@@ -61,6 +71,19 @@ claimed_by_enforcement (RfkManager *self, guint32 idx)
                                         GUINT_TO_POINTER (idx));
 
   return claim != NULL && claim->kind == REQUEST_ENFORCE;
+}
+
+static gboolean
+enforcement_claims_any (RfkManager *self)
+{
+  GHashTableIter iter;
+  gpointer claim;
+
+  g_hash_table_iter_init (&iter, self->claims);
+  while (g_hash_table_iter_next (&iter, NULL, &claim))
+    if (((Request *) claim)->kind == REQUEST_ENFORCE)
+      return TRUE;
+  return FALSE;
 }
 
 /* A newcomer another program turned on in this batch waits for the
@@ -165,7 +188,7 @@ rfk_manager_compute_airplane_mode (RfkManager *self, guint *out_unblocked)
    * do newcomers and radios the resume guard watches, waiting for the
    * batch's end.  They live only while a radio is being kept off, so
    * walking the radios then costs nothing worth a tally. */
-  if (unblocked > 0 && (rfk_requests_has_kind (self, REQUEST_ENFORCE)
+  if (unblocked > 0 && (enforcement_claims_any (self)
                         || self->newcomers_on->len > 0
                         || self->resume_on->len > 0))
     {

@@ -108,7 +108,7 @@ keep_newcomers_off (RfkManager *self)
   for (guint i = 0; i < pending->len; i++)
     {
       RfkDevice *device =
-        rfk_manager_lookup (self, g_array_index (pending, guint32, i));
+        rfk_manager_device_at (self, g_array_index (pending, guint32, i));
 
       if (device != NULL && !device->soft && ours_to_watch (self, device)
           && rfk_manager_others_blocked (self, device))

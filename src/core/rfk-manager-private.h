@@ -2,12 +2,16 @@
  * rfk-manager-private.h: RfkManager's internals, shared by the files it
  * is split into.  Not for the UI; tests' seams are rfk-manager-testing.h.
  *
- *   rfk-manager.c             the GObject, state, signals, request entry
- *                             points (the public API)
- *   rfk-manager-model.c       the table of radios, tallies, airplane mode
+ *   rfk-manager.c             the GObject, state, signals, the public
+ *                             API but for ...
+ *   rfk-manager-radio-api.c   ... the entry points for a radio or a type
+ *   rfk-manager-model.c       the table of radios, tallies, airplane mode,
+ *                             the signal ids
  *   rfk-manager-events.c      decoding events into the model, batches
  *   rfk-manager-connection.c  open, watch, read the fd
  *   rfk-manager-requests.c    pending writes, confirmation, supersession
+ *   rfk-manager-writes.c      what we wrote that the kernel has yet to
+ *                             report
  *   rfk-manager-list.c        the restore list on disk, plans made from it
  *   rfk-manager-airplane.c    carries out airplane-mode requests
  *   rfk-manager-others.c      what other programs do: sweeps, airplane
@@ -19,6 +23,12 @@
  *
  * Each field of the struct below is written by the file its section
  * names; any of them may read it.
+ *
+ * Calls go one way, down this order: rfk-manager-radio-api.c,
+ * rfk-manager.c; events; the others, the resume guard, airplane mode;
+ * the list; requests; at the bottom the model, our writes, the history
+ * and the connection.  A file reports up through RfkManagerHooks or a signal,
+ * never by calling a file above it (src/README.md: no circles).
  *
  * Single-threaded: everything runs on the main context the manager was
  * started from.
@@ -163,15 +173,19 @@ struct _RfkManager
   GArray *resume_on;
   gboolean resume_changed_in_batch; /* one came on by a CHANGE, not ADD */
 
-  /* ---- rfk-manager-history.c: what made each change. */
+  /* ---- rfk-manager.c: what callers tell it for the history.
+   * rfk-manager-requests.c takes next_cause and next_by into the next
+   * caller's request and resets them. */
   RfkHistory *history;        /* NULL: nobody keeps one */
   RfkCause next_cause;        /* the door of the next caller's request */
   char *next_by;              /* ... and its process, or NULL */
-  GPtrArray *history_notes;   /* this sweep's changes, in order */
-  guint history_source;       /* the sweep is over */
   gint64 nm_changed_us;       /* NetworkManager changed its switch */
   guint32 nm_types;           /* ... of these types */
   gboolean nm_enabled;        /* ... to on */
+
+  /* ---- rfk-manager-history.c: what made each change. */
+  GPtrArray *history_notes;   /* this sweep's changes, in order */
+  guint history_source;       /* the sweep is over */
   gint64 resumed_us;          /* the last resume (rfk-manager-resume.c) */
 
   /* ---- rfk-manager-list.c: the restore list. */
@@ -183,22 +197,25 @@ struct _RfkManager
 
   /* ---- rfk-manager-requests.c: pending writes.  Every idx is claimed
    * by at most one request: a newer request for the same radio
-   * supersedes.  rfk-manager-connection.c forgets the writes when the
-   * fd closes, and queues the status of the op-5 opt-in it sends. */
+   * supersedes.  rfk-manager-connection.c queues the status of the op-5
+   * opt-in it sends. */
   GList *requests;        /* Request *, live ones */
   GHashTable *claims;     /* GUINT_TO_POINTER (idx) -> Request * */
-  /* What we last wrote per radio until the kernel reports that state:
-   * a superseded request's write still lands, so it must be known. */
-  GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
-  /* Our state-changing writes per idx not yet seen as events
-   * (rfk_requests_note_write ()). */
-  GHashTable *written;
   GQueue status_waiters;  /* sockets: request id per write awaiting status */
   guint next_request_id;
   /* The newest request a caller made (radio, type or airplane mode): an
    * airplane request joins one in flight only while it is this one. */
   guint newest_caller_request;
   guint airplane_ops;     /* airplane requests in flight */
+
+  /* ---- rfk-manager-writes.c: what we wrote, until the kernel reports
+   * it (rfk-manager.c makes and frees the tables).  What we last wrote
+   * per radio: a superseded request's write still lands, so it must be
+   * known. */
+  GHashTable *inflight;   /* GUINT_TO_POINTER (idx) -> GINT (soft + 1) */
+  /* Our state-changing writes per idx not yet seen as events, coded as
+   * rfk_manager_writes_note() says. */
+  GHashTable *written;
 };
 
 struct _Request
@@ -244,9 +261,13 @@ extern guint rfk_manager_signals[N_SIGNALS];
 /* rfk-manager.c */
 void rfk_manager_set_state (RfkManager *self, RfkManagerState state,
                             GError *error);
+/* TRUE if ready; else returns the manager's error on task. */
+gboolean rfk_manager_check_ready (RfkManager *self, GTask *task);
 
 /* rfk-manager-model.c */
 void rfk_manager_device_free (RfkDevice *device);
+/* rfk_manager_lookup() without the type check, for the files below it. */
+RfkDevice *rfk_manager_device_at (RfkManager *self, guint32 idx);
 void rfk_manager_insert_sorted (GPtrArray *sorted, RfkDevice *device);
 /* device did not reach soft: leave it out until it next changes. */
 /* Makes device an exception or ends it, on disk too; the tallies follow,
@@ -318,9 +339,17 @@ Request *rfk_requests_joinable (RfkManager *self, RequestKind kind);
  * of their own, so that a radio that refuses is still found out. */
 void rfk_requests_adopt_orphans (RfkManager *self);
 void rfk_requests_free_all (RfkManager *self);
-void rfk_requests_note_write (RfkManager *self, guint32 idx, gboolean soft);
-gboolean rfk_requests_take_ours (RfkManager *self, guint32 idx,
-                                 gboolean soft);
+
+/* rfk-manager-writes.c */
+void rfk_manager_writes_note (RfkManager *self, guint32 idx, gboolean soft);
+/* TRUE if the kernel reporting idx in state soft is the next of our
+ * writes to land (then it is taken off). */
+gboolean rfk_manager_writes_take_ours (RfkManager *self, guint32 idx,
+                                       gboolean soft);
+void rfk_manager_writes_reported (RfkManager *self, guint32 idx,
+                                  RfkDevice *device);
+void rfk_manager_writes_forget (RfkManager *self, guint32 idx);
+void rfk_manager_writes_forget_all (RfkManager *self);
 
 /* rfk-manager-list.c.  Decisions that read the list and may write it
  * hold the state lock from the read to the write (rfk-state-file.h). */
@@ -391,7 +420,11 @@ void rfk_manager_history_note (RfkManager *self, const RfkDevice *device,
 /* The sweep is over: what it held goes to the history. */
 void rfk_manager_history_flush (RfkManager *self);
 
-/* rfk-manager-resume.c */
+/* rfk-manager-resume.c; rfk-manager.c's public methods call the first
+ * three. */
+void rfk_manager_resume_set_keep (RfkManager *self, gboolean keep);
+void rfk_manager_resume_sleep (RfkManager *self, gboolean sleeping);
+void rfk_manager_resume_end_watch (RfkManager *self);
 void rfk_manager_resume_init (RfkManager *self);
 void rfk_manager_resume_dispose (RfkManager *self);
 void rfk_manager_resume_finalize (RfkManager *self);

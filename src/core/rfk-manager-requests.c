@@ -5,7 +5,7 @@
  * when write() returns, because another program may change the same
  * radio in between.  Every radio is claimed by at most one request: a
  * newer request for it takes the radio over from the older one, whose
- * write may still land (so what we wrote stays known in self->inflight
+ * write may still land (so what we wrote stays known, rfk-manager-writes.c,
  * until the kernel reports that state).  A newer request is judged by
  * that state, the one the requests before it leave, never by the one the
  * kernel last confirmed: requests take effect in the order they came
@@ -154,10 +154,7 @@ request_forget_inflight (Request *request)
 
   g_hash_table_iter_init (&iter, request->wanted);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      g_hash_table_remove (request->self->inflight, key);
-      g_hash_table_remove (request->self->written, key);
-    }
+    rfk_manager_writes_forget (request->self, GPOINTER_TO_UINT (key));
 }
 
 /* A socket peer that has not even answered our writes is hung: that is
@@ -350,44 +347,6 @@ request_claim (Request *request, guint32 idx, gboolean soft)
   g_hash_table_insert (self->claims, key, request);
 }
 
-/* Our writes to idx that change its state, not yet seen as events.  The
- * kernel carries writes out in order and reports only real changes, and
- * we write only what differs from where the earlier writes leave a radio,
- * so the states to come alternate: the first one and a count say it all,
- * stored as (count << 1 | first). */
-void
-rfk_requests_note_write (RfkManager *self, guint32 idx, gboolean soft)
-{
-  gpointer key = GUINT_TO_POINTER (idx);
-  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
-  guint count = coded >> 1;
-
-  g_hash_table_insert (self->inflight, key, GINT_TO_POINTER (soft + 1));
-  coded = count == 0 ? (1u << 1 | (soft != 0)) : ((count + 1) << 1
-                                                   | (coded & 1));
-  g_hash_table_insert (self->written, key, GUINT_TO_POINTER (coded));
-}
-
-/* The kernel reports idx in state soft: TRUE if it is the next of our
- * writes to land (then it is taken off the list).  On, then off before
- * the first answer, gives two events, both ours. */
-gboolean
-rfk_requests_take_ours (RfkManager *self, guint32 idx, gboolean soft)
-{
-  gpointer key = GUINT_TO_POINTER (idx);
-  guint coded = GPOINTER_TO_UINT (g_hash_table_lookup (self->written, key));
-  guint count = coded >> 1;
-
-  if (count == 0 || (coded & 1) != (soft != 0))
-    return FALSE;
-  if (count == 1)
-    g_hash_table_remove (self->written, key);
-  else
-    g_hash_table_insert (self->written, key,
-                         GUINT_TO_POINTER ((count - 1) << 1 | !(coded & 1)));
-  return TRUE;
-}
-
 /* Sends one request.  FALSE if it failed (request finished with it). */
 static gboolean
 request_write (Request *request, const RfkEvent *event)
@@ -447,7 +406,7 @@ rfk_request_want (Request *request, RfkDevice *device, gboolean soft)
   event = rfk_event_change (device->idx, device->type, soft);
   if (!request_write (request, &event))
     return FALSE;
-  rfk_requests_note_write (self, device->idx, soft);
+  rfk_manager_writes_note (self, device->idx, soft);
   return TRUE;
 }
 
@@ -464,7 +423,7 @@ rfk_request_apply_plan (Request *request, const RfkAirplanePlan *plan)
                                                  RfkPolicyExpect, i);
 
       request_claim (request, e->idx, e->soft);
-      rfk_requests_note_write (self, e->idx, e->soft);
+      rfk_manager_writes_note (self, e->idx, e->soft);
     }
   for (guint i = 0; i < plan->writes->len; i++)
     {
@@ -531,16 +490,7 @@ rfk_requests_check_confirmed (RfkManager *self, guint32 idx,
   Request *request = g_hash_table_lookup (self->claims, key);
   gpointer wanted;
 
-  if (device == NULL)
-    g_hash_table_remove (self->written, key);
-  /* What we wrote last has landed once no write of ours is left to
-   * come (the same state reached by an earlier write is not it). */
-  if (device == NULL
-      || (GPOINTER_TO_INT (g_hash_table_lookup (self->inflight, key)) - 1
-            == device->soft
-          && !g_hash_table_contains (self->written, key)))
-    g_hash_table_remove (self->inflight, key);
-
+  rfk_manager_writes_reported (self, idx, device);
   if (request == NULL)
     return;
   wanted = g_hash_table_lookup (request->wanted, key);

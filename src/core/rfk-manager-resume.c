@@ -46,8 +46,8 @@ rfk_manager_resume_init (RfkManager *self)
   self->timing.resume_ms = RESUME_WINDOW_MS;
 }
 
-static void
-end_watch (RfkManager *self)
+void
+rfk_manager_resume_end_watch (RfkManager *self)
 {
   self->resume_watch = FALSE;
   g_clear_handle_id (&self->resume_source, g_source_remove);
@@ -58,7 +58,7 @@ end_watch (RfkManager *self)
 void
 rfk_manager_resume_dispose (RfkManager *self)
 {
-  end_watch (self);
+  rfk_manager_resume_end_watch (self);
 }
 
 void
@@ -69,19 +69,11 @@ rfk_manager_resume_finalize (RfkManager *self)
 }
 
 void
-rfk_manager_set_keep_radio_states (RfkManager *self, gboolean keep)
+rfk_manager_resume_set_keep (RfkManager *self, gboolean keep)
 {
-  g_return_if_fail (RFK_IS_MANAGER (self));
   self->keep_radio_states = keep != FALSE;
   if (!self->keep_radio_states)
-    end_watch (self);
-}
-
-gboolean
-rfk_manager_get_keep_radio_states (RfkManager *self)
-{
-  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
-  return self->keep_radio_states;
+    rfk_manager_resume_end_watch (self);
 }
 
 static gboolean
@@ -90,15 +82,13 @@ window_over (gpointer data)
   RfkManager *self = data;
 
   self->resume_source = 0;
-  end_watch (self);
+  rfk_manager_resume_end_watch (self);
   return G_SOURCE_REMOVE;
 }
 
 void
-rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping)
+rfk_manager_resume_sleep (RfkManager *self, gboolean sleeping)
 {
-  g_return_if_fail (RFK_IS_MANAGER (self));
-
   /* For the history, with the guard or without it. */
   if (!sleeping)
     self->resumed_us = g_get_monotonic_time ();
@@ -117,7 +107,7 @@ rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping)
                                              window_over, self);
       return;
     }
-  end_watch (self);
+  rfk_manager_resume_end_watch (self);
   /* Where our requests in flight leave them: a click just before the
    * lid closed counts. */
   for (guint i = 0; i < self->sorted->len; i++)
@@ -129,19 +119,6 @@ rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping)
                              GUINT_TO_POINTER (1));
     }
   self->resume_watch = g_hash_table_size (self->asleep_off) > 0;
-}
-
-void
-rfk_manager_resume_end_window (RfkManager *self)
-{
-  g_return_if_fail (RFK_IS_MANAGER (self));
-  end_watch (self);
-}
-
-gboolean
-rfk_manager_resume_watching (RfkManager *self)
-{
-  return self->resume_watch;
 }
 
 /* ---- what callers ask ------------------------------------------------ */
@@ -173,7 +150,7 @@ void
 rfk_manager_resume_forget_all (RfkManager *self)
 {
   if (self->resume_watch)
-    end_watch (self);
+    rfk_manager_resume_end_watch (self);
 }
 
 /* ---- what others do -------------------------------------------------- */
@@ -251,13 +228,13 @@ rfk_manager_resume_batch_end (RfkManager *self)
   self->resume_on = g_array_new (FALSE, FALSE, sizeof (RfkResumePending));
   if (airplane_ended_by_user (self))
     {
-      end_watch (self);
+      rfk_manager_resume_end_watch (self);
       goto done;
     }
   for (guint i = 0; i < pending->len; i++)
     {
       guint32 idx = g_array_index (pending, RfkResumePending, i).idx;
-      RfkDevice *device = rfk_manager_lookup (self, idx);
+      RfkDevice *device = rfk_manager_device_at (self, idx);
       g_autofree char *key = NULL;
       guint tries;
 

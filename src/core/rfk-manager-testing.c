@@ -40,6 +40,20 @@ rfk_manager_set_timing (RfkManager *self, const RfkManagerTiming *timing)
 }
 
 void
+rfk_manager_resume_end_window (RfkManager *self)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  rfk_manager_resume_end_watch (self);
+}
+
+gboolean
+rfk_manager_resume_watching (RfkManager *self)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  return self->resume_watch;
+}
+
+void
 rfk_manager_adopt_fd (RfkManager *self, int fd, gboolean is_socket)
 {
   g_return_if_fail (RFK_IS_MANAGER (self));

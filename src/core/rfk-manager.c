@@ -19,7 +19,6 @@
 #include "rfk-state-file.h"
 #include "rfk-transport.h"
 
-guint rfk_manager_signals[N_SIGNALS];
 #define signals rfk_manager_signals
 
 G_DEFINE_FINAL_TYPE (RfkManager, rfk_manager, G_TYPE_OBJECT)
@@ -133,8 +132,7 @@ static void
 connection_closed (RfkManager *self, const GError *reason)
 {
   rfk_requests_fail_all (self, reason->message);
-  g_hash_table_remove_all (self->inflight);
-  g_hash_table_remove_all (self->written);
+  rfk_manager_writes_forget_all (self);
   rfk_manager_remove_all_devices (self);
 }
 
@@ -247,11 +245,70 @@ rfk_manager_get_devices (RfkManager *self)
   return self->sorted;
 }
 
+void
+rfk_manager_set_history (RfkManager *self, RfkHistory *history)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  g_return_if_fail (history == NULL || RFK_IS_HISTORY (history));
+
+  g_set_object (&self->history, history);
+}
+
+RfkHistory *
+rfk_manager_get_history (RfkManager *self)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (self), NULL);
+  return self->history;
+}
+
+void
+rfk_manager_name_next_request (RfkManager *self, RfkCause cause,
+                               const char *by)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+
+  self->next_cause = cause;
+  g_free (self->next_by);
+  self->next_by = g_strdup (by);
+}
+
+void
+rfk_manager_note_networkmanager (RfkManager *self, guint32 type_mask,
+                                 gboolean enabled)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+
+  self->nm_changed_us = g_get_monotonic_time ();
+  self->nm_types = type_mask;
+  self->nm_enabled = enabled;
+}
+
+void
+rfk_manager_set_keep_radio_states (RfkManager *self, gboolean keep)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  rfk_manager_resume_set_keep (self, keep);
+}
+
+gboolean
+rfk_manager_get_keep_radio_states (RfkManager *self)
+{
+  g_return_val_if_fail (RFK_IS_MANAGER (self), FALSE);
+  return self->keep_radio_states;
+}
+
+void
+rfk_manager_prepare_for_sleep (RfkManager *self, gboolean sleeping)
+{
+  g_return_if_fail (RFK_IS_MANAGER (self));
+  rfk_manager_resume_sleep (self, sleeping);
+}
+
 RfkDevice *
 rfk_manager_lookup (RfkManager *self, guint32 idx)
 {
   g_return_val_if_fail (RFK_IS_MANAGER (self), NULL);
-  return g_hash_table_lookup (self->devices, GUINT_TO_POINTER (idx));
+  return rfk_manager_device_at (self, idx);
 }
 
 void
@@ -261,8 +318,8 @@ rfk_manager_get_stats (RfkManager *self, RfkManagerStats *out_stats)
   *out_stats = self->stats;
 }
 
-static gboolean
-check_ready (RfkManager *self, GTask *task)
+gboolean
+rfk_manager_check_ready (RfkManager *self, GTask *task)
 {
   if (self->state == RFK_MANAGER_STATE_READY)
     return TRUE;
@@ -272,131 +329,6 @@ check_ready (RfkManager *self, GTask *task)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                              _("%s is not open yet"), self->device_path);
   return FALSE;
-}
-
-void
-rfk_manager_set_blocked_async (RfkManager *self, guint32 idx,
-                               gboolean blocked, GCancellable *cancellable,
-                               GAsyncReadyCallback callback,
-                               gpointer user_data)
-{
-  RfkDevice *device;
-  Request *request;
-  gboolean held;
-
-  g_return_if_fail (RFK_IS_MANAGER (self));
-
-  device = rfk_manager_lookup (self, idx);
-  if (self->state != RFK_MANAGER_STATE_READY || device == NULL)
-    {
-      g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
-                                           user_data);
-
-      g_task_set_source_tag (task, rfk_manager_set_blocked_async);
-      if (check_ready (self, task))
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                                 _("There is no radio with index %u"), idx);
-      return;
-    }
-
-  rfk_manager_resume_forget (self, device);
-  if (!blocked)
-    {
-      g_autoptr (GPtrArray) one = g_ptr_array_new ();
-
-      g_ptr_array_add (one, device);
-      rfk_manager_airplane_spare (self, one);
-    }
-  held = rfk_manager_airplane_request_begin (self);
-  request = rfk_request_new (self, REQUEST_SET_BLOCKED, cancellable,
-                             callback, user_data,
-                             rfk_manager_set_blocked_async);
-  if (rfk_request_want (request, device, blocked != FALSE))
-    rfk_request_commit (request);
-  rfk_manager_airplane_request_end (self, held);
-}
-
-/* A menu click: the opposite of where the earlier requests leave the
- * radio, so that a quick second click undoes the first. */
-void
-rfk_manager_toggle_blocked_async (RfkManager *self, guint32 idx,
-                                  GCancellable *cancellable,
-                                  GAsyncReadyCallback callback,
-                                  gpointer user_data)
-{
-  RfkDevice *device;
-
-  g_return_if_fail (RFK_IS_MANAGER (self));
-  device = rfk_manager_lookup (self, idx);
-  rfk_manager_set_blocked_async (self, idx,
-                                 device != NULL && !rfk_manager_soft_leaves (self, device),
-                                 cancellable, callback, user_data);
-}
-
-gboolean
-rfk_manager_set_blocked_finish (RfkManager *self, GAsyncResult *result,
-                                GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-void
-rfk_manager_set_type_blocked_async (RfkManager *self, guint type,
-                                    gboolean blocked,
-                                    GCancellable *cancellable,
-                                    GAsyncReadyCallback callback,
-                                    gpointer user_data)
-{
-  /* A copy: a failed write finishes the request, whose callback may
-   * change the model under the loop. */
-  g_autoptr (GPtrArray) devices = NULL;
-  Request *request;
-  gboolean held;
-
-  g_return_if_fail (RFK_IS_MANAGER (self));
-
-  if (self->state != RFK_MANAGER_STATE_READY)
-    {
-      g_autoptr (GTask) task = g_task_new (self, cancellable, callback,
-                                           user_data);
-
-      g_task_set_source_tag (task, rfk_manager_set_type_blocked_async);
-      check_ready (self, task);
-      return;
-    }
-
-  rfk_manager_resume_forget_type (self, type);
-  devices = g_ptr_array_new ();
-  for (guint i = 0; i < self->sorted->len; i++)
-    if (((RfkDevice *) g_ptr_array_index (self->sorted, i))->type == type)
-      g_ptr_array_add (devices, g_ptr_array_index (self->sorted, i));
-  if (!blocked)
-    rfk_manager_airplane_spare (self, devices);
-  held = rfk_manager_airplane_request_begin (self);
-  request = rfk_request_new (self, REQUEST_SET_TYPE, cancellable, callback,
-                             user_data, rfk_manager_set_type_blocked_async);
-  for (guint i = 0; i < devices->len; i++)
-    {
-      RfkDevice *device = g_ptr_array_index (devices, i);
-
-      if (!rfk_request_want (request, device, blocked != FALSE))
-        {
-          request = NULL;  /* finished with the write's error */
-          break;
-        }
-    }
-  if (request != NULL)
-    rfk_request_commit (request);
-  rfk_manager_airplane_request_end (self, held);
-}
-
-gboolean
-rfk_manager_set_type_blocked_finish (RfkManager *self, GAsyncResult *result,
-                                     GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
@@ -442,7 +374,7 @@ request_airplane (RfkManager *self, gboolean enabled,
                                              user_data);
 
       g_task_set_source_tag (failed, rfk_manager_set_airplane_mode_async);
-      if (check_ready (self, failed))
+      if (rfk_manager_check_ready (self, failed))
         g_task_return_new_error (failed, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                                  _("There is no radio on %s to switch"),
                                  self->device_path);

@@ -56,7 +56,5 @@ void rfk_led_controller_close_fd (RfkLedController *self);
 /* Opens our fd and asks for the indicator; see rfk-led-controller.c. */
 gboolean rfk_led_controller_acquire (RfkLedController *self, RfkLedRule rule,
                                      GError **error);
-/* Stops following the session, for dispose (rfk-led-session.c). */
-void rfk_led_controller_drop_session (RfkLedController *self);
 
 G_END_DECLS

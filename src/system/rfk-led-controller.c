@@ -430,7 +430,13 @@ rfk_led_controller_dispose (GObject *object)
   RfkLedController *self = RFK_LED_CONTROLLER (object);
 
   rfk_led_controller_close_fd (self);
-  rfk_led_controller_drop_session (self);
+  /* The session's fields (rfk-led-session.c), let go here so that the
+   * controller never calls up into the file that drives it. */
+  g_clear_handle_id (&self->take_back_source, g_source_remove);
+  g_clear_error (&self->take_back_error);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   g_clear_object (&self->manager);

@@ -129,13 +129,3 @@ rfk_led_controller_is_in_background (RfkLedController *self)
   g_return_val_if_fail (RFK_IS_LED_CONTROLLER (self), FALSE);
   return self->background;
 }
-
-void
-rfk_led_controller_drop_session (RfkLedController *self)
-{
-  g_clear_handle_id (&self->take_back_source, g_source_remove);
-  g_clear_error (&self->take_back_error);
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_clear_object (&self->session);
-}
