@@ -25,6 +25,10 @@
  */
 #pragma once
 
+/* Object data rfk_menu_middle_click() sets on the airplane item while
+ * activating it. */
+#define RFK_MENU_MIDDLE_CLICK "rfk-middle-click"
+
 #include "rfk-menu.h"
 #include "rfk-menu-items.h"
 #include "rfk-sync-throttle.h"

@@ -296,6 +296,19 @@ in_its_turn (void)
 }
 
 void
+rfk_menu_middle_click (GtkWidget *item)
+{
+  if (item == NULL || !gtk_widget_get_visible (item)
+      || !gtk_widget_is_sensitive (item))
+    return;
+  g_object_set_data (G_OBJECT (item), RFK_MENU_MIDDLE_CLICK,
+                     GINT_TO_POINTER (TRUE));
+  gtk_widget_activate (item);
+  /* In case no handler took it. */
+  g_object_set_data (G_OBJECT (item), RFK_MENU_MIDDLE_CLICK, NULL);
+}
+
+void
 _rfk_menu_on_airplane_toggled (GtkCheckMenuItem *item, RfkMenu *self)
 {
   /* Set by the tray item that activates us for a middle click. */

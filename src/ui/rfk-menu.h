@@ -42,9 +42,10 @@ RfkMenu *rfk_menu_new (GApplication *app, RfkManager *manager,
 GtkMenu *rfk_menu_get_menu (RfkMenu *self);
 /* The "Airplane mode" item: the tray item's middle-click target. */
 GtkWidget *rfk_menu_get_airplane_item (RfkMenu *self);
-/* Object data a tray item sets on that target just before activating it
- * for a middle click, so that the history says "a middle click". */
-#define RFK_MENU_MIDDLE_CLICK "rfk-middle-click"
+/* A tray item's middle click: activates item (that target) if it is
+ * shown and sensitive, marked so that the history says "a middle
+ * click".  The menu's own rules, e.g. rfk-in-order, apply. */
+void rfk_menu_middle_click (GtkWidget *item);
 /* What udev says about each radio, as the menu shows it. */
 RfkUdevNames *rfk_menu_get_names (RfkMenu *self);
 

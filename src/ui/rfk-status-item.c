@@ -176,20 +176,11 @@ pop_up (RfkStatusItem *self)
 }
 
 /* The middle click, as the host's button: the item acts like a click on
- * it (the menu's own rules, e.g. rfk-in-order, apply). */
+ * it. */
 static void
 activate_secondary (RfkStatusItem *self)
 {
-  if (self->secondary != NULL && gtk_widget_get_visible (self->secondary)
-      && gtk_widget_is_sensitive (self->secondary))
-    {
-      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
-                         GINT_TO_POINTER (TRUE));
-      gtk_widget_activate (self->secondary);
-      /* In case no handler took it. */
-      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
-                         NULL);
-    }
+  rfk_menu_middle_click (self->secondary);
 }
 
 static void

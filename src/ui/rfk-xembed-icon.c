@@ -47,16 +47,7 @@ on_button_release (GtkStatusIcon *icon, GdkEventButton *event,
 {
   if (event->button != GDK_BUTTON_MIDDLE)
     return FALSE;
-  if (self->secondary != NULL && gtk_widget_get_visible (self->secondary)
-      && gtk_widget_is_sensitive (self->secondary))
-    {
-      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
-                         GINT_TO_POINTER (TRUE));
-      gtk_widget_activate (self->secondary);
-      /* In case no handler took it. */
-      g_object_set_data (G_OBJECT (self->secondary), RFK_MENU_MIDDLE_CLICK,
-                         NULL);
-    }
+  rfk_menu_middle_click (self->secondary);
   return TRUE;
 }
 
