@@ -6,15 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *
+rfk_identity_sysfs_class_dir (void)
+{
+  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
+
+  return root != NULL && *root != '\0' ? root : "/sys/class/rfkill";
+}
+
 char *
 rfk_identity_dup_sysfs_dir (guint32 idx)
 {
-  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
   g_autofree char *dir = g_strdup_printf ("rfkill%u", idx);
 
-  if (root == NULL || *root == '\0')
-    root = "/sys/class/rfkill";
-  return g_build_filename (root, dir, NULL);
+  return g_build_filename (rfk_identity_sysfs_class_dir (), dir, NULL);
 }
 
 char *

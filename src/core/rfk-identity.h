@@ -11,9 +11,11 @@
 
 G_BEGIN_DECLS
 
-/* $RFKILL_SYSFS_ROOT/rfkillN (default /sys/class/rfkill/rfkillN): the
- * one place that says where a radio's sysfs directory is, read from the
- * environment at each call (tests change it). */
+/* $RFKILL_SYSFS_ROOT, default /sys/class/rfkill: the one place that says
+ * where the rfkill class is in sysfs, read from the environment at each
+ * call (tests change it). */
+const char *rfk_identity_sysfs_class_dir (void);
+/* Its rfkillN: a radio's sysfs directory. */
 char *rfk_identity_dup_sysfs_dir (guint32 idx);
 
 /* rfkillN/name, or "rfkillN" when it is gone or unreadable. */

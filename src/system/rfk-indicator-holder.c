@@ -16,17 +16,15 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-/* $RFKILL_SYSFS_ROOT stands for /sys/class/rfkill (rfk-identity.c), so
- * the misc device is its sibling, as in the real sysfs. */
+#include "rfk-identity.h"
+
+/* The misc device's class is the rfkill class's sibling, in the real
+ * sysfs and in a test's stand-in for it. */
 static char *
 dup_holder_path (void)
 {
-  const char *root = g_getenv ("RFKILL_SYSFS_ROOT");
-
-  if (root == NULL || *root == '\0')
-    return g_strdup ("/sys/class/misc/rfkill/airplane_mode_holder");
-  return g_build_filename (root, "..", "misc", "rfkill",
-                           "airplane_mode_holder", NULL);
+  return g_build_filename (rfk_identity_sysfs_class_dir (), "..", "misc",
+                           "rfkill", "airplane_mode_holder", NULL);
 }
 
 /* TRUE with the holder's pid (0: not in our namespace) and command name;
