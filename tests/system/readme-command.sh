@@ -18,7 +18,7 @@
 # A build package dropped from .ci/packages-build.txt makes the command
 # fail here, which CI (on a host that has every test package) cannot see.
 # The minbase tree is cached in WORK-DIR, keyed by suite and mirror, and
-# copied afresh for every run.
+# copied afresh for every run (minbase-tree.sh).
 set -euo pipefail
 
 die() { echo "readme-command: $*" >&2; exit 1; }
@@ -26,8 +26,8 @@ die() { echo "readme-command: $*" >&2; exit 1; }
 suite=$1 src=$2 work=$3
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot)"
 
-mirror=${RFK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-security=${RFK_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+# shellcheck source=tests/system/minbase-tree.sh
+. "$(dirname "$0")/minbase-tree.sh"
 
 # The README's command, exactly as printed.
 command=$(awk '/^Build and run the applet/ { found = 1; next }
@@ -40,45 +40,16 @@ case $command in
 esac
 echo "readme-command: $suite: $command"
 
-key=$(printf '%s\n%s\n%s\n' "$suite" "$mirror" "$security" | sha256sum | cut -c1-12)
-base=$work/minbase-$suite-$key
-if [ ! -f "$base.done" ]; then
-  rm -rf "$base" "$base.tmp"
-  mkdir -p "$work"
-  mmdebstrap --variant=minbase --mode=root --format=directory \
-    --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
-    --include=sudo "$suite" "$base.tmp" \
-    "deb $mirror $suite main" \
-    "deb $mirror $suite-updates main" \
-    "deb $security $suite-security main" >&2 \
-    || die "mmdebstrap $suite failed"
-  mv "$base.tmp" "$base"
-  touch "$base.done"
-fi
-
 root=$work/run-$suite
-rm -rf "$root"
-cp -a "$base" "$root"
-mkdir -p "$root/src"
-(cd "$src" && git ls-files -z | tar --null -T - -cf - ) | tar -C "$root/src" -xf -
-
-in_root() {   # in_root CMD: a shell in the tree, with /proc /sys /dev
-  unshare --mount --pid --fork --kill-child --propagation private -- \
-    /bin/sh -euc 'r=$1; shift
-      mount -t proc proc "$r/proc"; mount -t sysfs sys "$r/sys"
-      mount --rbind /dev "$r/dev"; mount -t tmpfs tmpfs "$r/tmp"
-      cp /etc/resolv.conf "$r/etc/resolv.conf"
-      exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' \
-    sh "$root" "$@"
-}
+minbase_tree "$suite" "$work" "$root" || die "mmdebstrap $suite failed"
+copy_sources "$src" "$root/src"
 
 # `apt-get install` on a fresh tree needs the package lists first; a user
 # who just installed Debian has them.
-in_root apt-get update -q >&2 || die "$suite: apt-get update failed"
+in_root "$root" apt-get update -q >&2 || die "$suite: apt-get update failed"
 log=$work/readme-command-$suite.log
 set +e
-in_root /bin/bash -c "cd /src && $command" </dev/null >"$log" 2>&1
+in_root "$root" /bin/bash -c "cd /src && $command" </dev/null >"$log" 2>&1
 status=$?
 set -e
 tail -n 30 "$log"
@@ -90,10 +61,10 @@ echo "readme-command: $suite: built; the applet ran and stopped for want of a di
 
 # Now start it as a desktop session would, with what the command did not
 # install: a display and a session bus.
-in_root apt-get install -y -q --no-install-recommends xvfb dbus \
+in_root "$root" apt-get install -y -q --no-install-recommends xvfb dbus \
   >&2 </dev/null || die "$suite: cannot install xvfb and dbus to start the applet"
 set +e
-in_root /bin/bash -c 'cd /src
+in_root "$root" /bin/bash -c 'cd /src
   Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 3>/tmp/display &
   for _ in $(seq 100); do [ -s /tmp/display ] && break; sleep 0.1; done
   [ -s /tmp/display ] || { echo "Xvfb did not start"; exit 2; }
