@@ -60,6 +60,8 @@ in_tree() {   # in_tree ROOT OUTDIR CMD...: chrooted, OUTDIR at /var/tmp/out
 prepare() {
   local src=$1 work=$2 pkg=$3; shift 3
   [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot, unshare)"
+  local list
+  list=$(package_list)   # an unknown release fails here, before any build
   local start=$SECONDS
   bash "$src/tests/system/build-debs.sh" "$src" "$pkg" || die "building the .debs failed"
   local deb
@@ -67,8 +69,6 @@ prepare() {
   echo "run-desktops: packages ready after $(( SECONDS - start )) s"
 
   local cache=${RFK_DESKTOPS_CACHE:-$work/cache} base
-  local list
-  list=$(package_list)
   base=$(bash "$src/tests/system/build-image.sh" base "$list" "$cache" "$release") ||
     die "building the base tree failed"
   echo "run-desktops: $release base tree $base ready after $(( SECONDS - start )) s"
