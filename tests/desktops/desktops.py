@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""One desktop's scenario, run as the desktop user inside the suite's
-bookworm tree under dbus-run-session (run-desktops.sh starts it):
+"""One desktop's scenario, run as the desktop user inside one of the
+suite's trees (bookworm, trixie) under dbus-run-session (run-desktops.sh
+starts it):
 
   desktops.py DESKTOP OUTDIR [TAP-FD]
 
@@ -83,7 +84,8 @@ class Scenario:
         os.makedirs(outdir, exist_ok=True)
         self.bus = gt.session_bus()
         self.loop = gt.MainLoopThread()
-        self.desktop = sessions.DESKTOPS[desktop_name](outdir, self.bus)
+        self.desktop = sessions.DESKTOPS[desktop_name](outdir, self.bus,
+                                                       sessions.release())
         self.tap = Tap(tap_out)
         self.fake = None
         self.applet = None

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The desktops suite's host side: a Debian bookworm tree with the five
-# desktops and our installed package, and one desktop's scenario run in it.
+# The desktops suite's host side: a Debian tree (bookworm, or trixie) with
+# the five desktops and our installed package, and one desktop's scenario
+# run in it.
 #
-#   run-desktops.sh prepare SOURCE-DIR WORK-DIR PKG-DIR FIXTURE...
-#   run-desktops.sh run WORK-DIR DESKTOP LOG-DIR
+#   run-desktops.sh prepare [--release R] SOURCE-DIR WORK-DIR PKG-DIR FIXTURE...
+#   run-desktops.sh run [--release R] WORK-DIR DESKTOP LOG-DIR
+#
+# R is the Debian release of the tree: bookworm (the default) or trixie.
+# Its packages are packages.txt for bookworm, packages-R.txt for the
+# others; sessions.py keeps what differs between the releases' desktops.
+# The package installed is always the one built here (on bookworm): on
+# trixie apt installs it as a user there does (the t64 libraries provide
+# the old names).
 #
 # "prepare" builds the .debs (tests/system/build-debs.sh into PKG-DIR, the
 # system suite's, so one build serves both), the base tree
-# (tests/system/build-image.sh base with packages.txt, cached under
-# $RFK_DESKTOPS_CACHE or WORK-DIR/cache, keyed by the package list), then
+# (tests/system/build-image.sh base with the release's package list,
+# cached under $RFK_DESKTOPS_CACHE or WORK-DIR/cache, keyed by the package
+# list and the release), then
 # WORK-DIR/root: a hard-linked copy of the base with rfkill-applet's .deb
 # installed by apt, the desktop user (uid 1500: 1000 is taken on CI
 # machines) and the FIXTURE files (the driver, the fake kernel, the
@@ -27,6 +36,15 @@ die() { echo "run-desktops: $*" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 user=rfkdesk
 uid=1500
+release=bookworm
+
+package_list() {   # the release's package list
+  case $release in
+    bookworm) echo "$here/packages.txt" ;;
+    *) [ -f "$here/packages-$release.txt" ] || die "no package list for release '$release'"
+       echo "$here/packages-$release.txt" ;;
+  esac
+}
 
 in_tree() {   # in_tree ROOT OUTDIR CMD...: chrooted, OUTDIR at /var/tmp/out
   local root=$1 outdir=$2; shift 2
@@ -42,6 +60,8 @@ in_tree() {   # in_tree ROOT OUTDIR CMD...: chrooted, OUTDIR at /var/tmp/out
 prepare() {
   local src=$1 work=$2 pkg=$3; shift 3
   [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot, unshare)"
+  local list
+  list=$(package_list)   # an unknown release fails here, before any build
   local start=$SECONDS
   bash "$src/tests/system/build-debs.sh" "$src" "$pkg" || die "building the .debs failed"
   local deb
@@ -49,9 +69,9 @@ prepare() {
   echo "run-desktops: packages ready after $(( SECONDS - start )) s"
 
   local cache=${RFK_DESKTOPS_CACHE:-$work/cache} base
-  base=$(bash "$src/tests/system/build-image.sh" base "$here/packages.txt" "$cache") ||
+  base=$(bash "$src/tests/system/build-image.sh" base "$list" "$cache" "$release") ||
     die "building the base tree failed"
-  echo "run-desktops: base tree $base ready after $(( SECONDS - start )) s"
+  echo "run-desktops: $release base tree $base ready after $(( SECONDS - start )) s"
 
   mkdir -p "$work"
   work=$(cd "$work" && pwd)
@@ -79,6 +99,8 @@ run() {
   local work=$1 desktop=$2 logdir=$3
   local root=$work/root
   [ -x "$root/usr/bin/rfkill-applet" ] || die "no prepared tree in $work (desktops-prepare failed?)"
+  grep -qx "VERSION_CODENAME=$release" "$root/etc/os-release" ||
+    die "the tree in $work is not $release"
   rm -rf "$logdir"
   mkdir -p "$logdir"
   chown "$uid" "$logdir"
@@ -95,6 +117,7 @@ run() {
     XDG_CACHE_HOME=/home/$user/.cache XDG_RUNTIME_DIR=/tmp/runtime-$user \
     RFK_FAKE_RFKILL=/opt/rfk-desktops/fake-rfkill \
     RFK_WL_POINTER=/opt/rfk-desktops/wl-pointer \
+    RFK_DESKTOPS_RELEASE="$release" \
     sh -c 'mkdir -m 700 -p "$XDG_RUNTIME_DIR"
       # TAP on fd 3; what D-Bus-started programs print goes to stderr.
       exec 3>&1 1>&2
@@ -102,8 +125,17 @@ run() {
     sh "$desktop"
 }
 
-case "${1:-}" in
-  prepare) shift; [ $# -ge 3 ] || die "usage: prepare SOURCE WORK PKG FIXTURE..."; prepare "$@" ;;
-  run) shift; [ $# = 3 ] || die "usage: run WORK DESKTOP LOGDIR"; run "$@" ;;
-  *) die "usage: run-desktops.sh prepare SOURCE WORK PKG FIXTURE... | run WORK DESKTOP LOGDIR" ;;
+cmd=${1:-}
+[ $# = 0 ] || shift
+if [ "${1:-}" = --release ]; then
+  [ $# -ge 2 ] || die "--release needs a value"
+  release=$2; shift 2
+fi
+case $release in
+  *[!a-z]*|'') die "not a Debian release name: '$release'" ;;
+esac
+case "$cmd" in
+  prepare) [ $# -ge 3 ] || die "usage: prepare SOURCE WORK PKG FIXTURE..."; prepare "$@" ;;
+  run) [ $# = 3 ] || die "usage: run WORK DESKTOP LOGDIR"; run "$@" ;;
+  *) die "usage: run-desktops.sh prepare [--release R] SOURCE WORK PKG FIXTURE... | run [--release R] WORK DESKTOP LOGDIR" ;;
 esac

@@ -5,14 +5,63 @@ notification daemon, and says how to grab the screen and click.  Facts
 behind the settings are in TESTING.md ("Other desktops, headless"): the
 environment each needs, the MATE button-images setting, the Cinnamon
 watcher, the virtual pointer sway needs before anything can click.
+
+What differs between the Debian releases the suite runs on (program
+paths, names, environment) is in RELEASES, keyed by release; the classes
+read it and hold no release of their own.
 """
 import os
 import subprocess
+import sysconfig
 
 import guitest as gt
 import pixels
 
 WIDTH, HEIGHT = 1024, 768
+
+# The Debian multiarch triplet (x86_64-linux-gnu), for programs installed
+# under /usr/lib/<triplet>/.
+TRIPLET = sysconfig.get_config_var('MULTIARCH') or 'x86_64-linux-gnu'
+
+# Per release, per desktop: what its session needs that differs between
+# releases.  Checked in each release's tree (dpkg -L, and by running it).
+RELEASES = {
+    'bookworm': {
+        # Plasma 5.27: kded5 provides the watcher.
+        'plasma': {'kded': 'kded5', 'env': {'KDE_SESSION_VERSION': '5'}},
+        'cinnamon': {'sn_watcher': '/usr/libexec/xapps/sn-watcher/xapp-sn-watcher',
+                     'env': {}},
+        'mate': {'notification_exec':
+                 '/usr/lib/mate-notification-daemon/mate-notification-daemon'},
+        'lxqt': {},
+        'sway': {},
+    },
+    'trixie': {
+        # Plasma 6.3: kded6 (its own package), and Plasma 6's session version.
+        'plasma': {'kded': 'kded6', 'env': {'KDE_SESSION_VERSION': '6'}},
+        # Cinnamon 6.4: muffin will not start unless the session says X11;
+        # the watcher moved under the triplet's lib directory.
+        'cinnamon': {'sn_watcher': f'/usr/lib/{TRIPLET}/xapps/xapp-sn-watcher',
+                     'env': {'XDG_SESSION_TYPE': 'x11'}},
+        # mate-notification-daemon moved to libexec.
+        'mate': {'notification_exec':
+                 '/usr/libexec/mate-notification-daemon/mate-notification-daemon'},
+        'lxqt': {},
+        'sway': {},
+    },
+}
+
+
+def release():
+    """The tree's Debian release: RFK_DESKTOPS_RELEASE (run-desktops.sh
+    sets it), which must be what /etc/os-release says."""
+    wanted = os.environ.get('RFK_DESKTOPS_RELEASE', 'bookworm')
+    with open('/etc/os-release') as f:
+        fields = dict(line.rstrip('\n').split('=', 1) for line in f if '=' in line)
+    actual = fields.get('VERSION_CODENAME', '').strip('"')
+    gt.check(actual == wanted, f'the tree is {actual!r}, not {wanted!r}')
+    gt.check(wanted in RELEASES, f'no desktop settings for release {wanted!r}')
+    return wanted
 
 
 def write(path, text):
@@ -55,8 +104,11 @@ class Desktop:
     notification_timeout = 20
     gdk_backend = 'x11'
 
-    def __init__(self, logdir, bus):
+    def __init__(self, logdir, bus, release_name):
         self.logdir, self.bus = logdir, bus
+        self.release = release_name
+        # This desktop's release-dependent settings (RELEASES).
+        self.per_release = RELEASES[release_name][self.name]
         self.procs = []
         self.env = dict(os.environ)
 
@@ -143,8 +195,10 @@ class Plasma(X11Desktop):
         self.start_x()
         self.env.update(QT_QUICK_BACKEND='software', QT_XCB_GL_INTEGRATION='none',
                         LIBGL_ALWAYS_SOFTWARE='1', XDG_CURRENT_DESKTOP='KDE',
-                        KDE_FULL_SESSION='true', KDE_SESSION_VERSION='5')
-        self.spawn('kded5', ['kded5'])
+                        KDE_FULL_SESSION='true')
+        self.env.update(self.per_release['env'])
+        kded = self.per_release['kded']
+        self.spawn(kded, [kded])
         self.wait_name('org.kde.StatusNotifierWatcher')
         self.spawn('plasmashell', ['plasmashell', '--no-respawn'])
         self.wait_name('org.freedesktop.Notifications', 60)
@@ -157,8 +211,9 @@ class Cinnamon(X11Desktop):
     def start(self):
         self.start_x()
         self.env.update(XDG_CURRENT_DESKTOP='X-Cinnamon', LIBGL_ALWAYS_SOFTWARE='1')
+        self.env.update(self.per_release['env'])
         self.spawn('cinnamon', ['cinnamon', '--replace'])
-        self.spawn('xapp-sn-watcher', ['/usr/libexec/xapps/sn-watcher/xapp-sn-watcher'])
+        self.spawn('xapp-sn-watcher', [self.per_release['sn_watcher']])
         self.wait_name('org.kde.StatusNotifierWatcher', 60)
         self.wait_name('org.freedesktop.Notifications', 60)
 
@@ -166,7 +221,10 @@ class Cinnamon(X11Desktop):
 class Mate(X11Desktop):
     name = 'mate'
     notification_daemon = 'mate-notificati'   # comm keeps 15 characters
-    notification_exec = '/usr/lib/mate-notification-daemon/mate-notification-daemon'
+
+    @property
+    def notification_exec(self):
+        return self.per_release['notification_exec']
 
     def start(self):
         # Normally mate-settings-daemon's: without it the notification

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the Debian bookworm root filesystem the system suite boots.
 #
-#   build-image.sh base PACKAGE-LIST CACHE-DIR       -> prints the base dir
+#   build-image.sh base PACKAGE-LIST CACHE-DIR [SUITE] -> prints the base dir
 #   build-image.sh image BASE-DIR GUEST-DIR PANEL-XML OUT-DIR DEB...
 #
 # "image" copies the base tree to OUT-DIR/root, installs the given .debs
@@ -16,7 +16,10 @@
 #
 # The base tree (mmdebstrap of PACKAGE-LIST) is cached in CACHE-DIR under a
 # key made of the package list, the suites and the mirror, so it is built
-# once per build directory.  Packages already in the host's apt cache are
+# once per build directory.  SUITE is the Debian release (default bookworm,
+# whose key leaves the suite out as it always did, so existing caches stay
+# valid; any other suite is part of its key); the desktops suite also
+# builds a trixie base.  Packages already in the host's apt cache are
 # reused instead of downloaded.
 set -euo pipefail
 
@@ -27,26 +30,34 @@ mirror=${RFK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${RFK_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 
 base() {
-  local list=$1 cache=$2
+  local list=$1 cache=$2 suite=${3:-bookworm}
   local pkgs key dir
+  case $suite in
+    *[!a-z]*|'') die "not a Debian suite name: '$suite'" ;;
+  esac
   pkgs=$(grep -v '^#' "$list" | grep -v '^$' | sort -u | tr '\n' ',')
-  key=$(printf '%s\n%s\n%s\n' "$pkgs" "$mirror" "$security" | sha256sum | cut -c1-16)
+  if [ "$suite" = bookworm ]; then
+    key=$(printf '%s\n%s\n%s\n' "$pkgs" "$mirror" "$security" | sha256sum | cut -c1-16)
+  else
+    key=$(printf '%s\n%s\n%s\n%s\n' "$pkgs" "$mirror" "$security" "$suite" |
+      sha256sum | cut -c1-16)
+  fi
   dir=$cache/base-$key
   if [ -f "$dir.done" ]; then
     echo "$dir"; return
   fi
   rm -rf "$dir" "$dir.tmp"
   mkdir -p "$cache"
-  echo "build-image: mmdebstrap bookworm into $dir (key $key)" >&2
+  echo "build-image: mmdebstrap $suite into $dir (key $key)" >&2
   local hostcache=/var/cache/apt/archives
   mmdebstrap --variant=minbase --mode=root --format=directory \
     --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
     --include="${pkgs%,}" \
     --setup-hook="mkdir -p \"\$1$hostcache\"; find $hostcache -maxdepth 1 -name '*.deb' -exec cp -l -t \"\$1$hostcache\" {} + 2>/dev/null || find $hostcache -maxdepth 1 -name '*.deb' -exec cp -t \"\$1$hostcache\" {} +" \
-    bookworm "$dir.tmp" \
-    "deb $mirror bookworm main" \
-    "deb $mirror bookworm-updates main" \
-    "deb $security bookworm-security main" >&2 \
+    "$suite" "$dir.tmp" \
+    "deb $mirror $suite main" \
+    "deb $mirror $suite-updates main" \
+    "deb $security $suite-security main" >&2 \
     || die "mmdebstrap failed"
   mv "$dir.tmp" "$dir"
   touch "$dir.done"
@@ -142,7 +153,7 @@ image() {
 }
 
 case "${1:-}" in
-  base) shift; [ $# = 2 ] || die "usage: base LIST CACHE"; base "$@" ;;
+  base) shift; [ $# = 2 ] || [ $# = 3 ] || die "usage: base LIST CACHE [SUITE]"; base "$@" ;;
   image) shift; [ $# -ge 5 ] || die "usage: image BASE GUEST PANEL OUT DEB..."; image "$@" ;;
-  *) die "usage: build-image.sh base LIST CACHE | image BASE GUEST PANEL OUT DEB..." ;;
+  *) die "usage: build-image.sh base LIST CACHE [SUITE] | image BASE GUEST PANEL OUT DEB..." ;;
 esac
