@@ -20,6 +20,10 @@ src=$(cd "$1" && pwd)
 out=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# One build at a time per OUT-DIR: the desktops suite's prepare tests run
+# beside each other and may both find the packages missing.
+exec 9>"$out/.lock"
+flock 9
 
 for tool in dpkg-buildpackage dh dh_dkms lintian git; do
   command -v "$tool" >/dev/null ||
