@@ -105,7 +105,7 @@ run() {
   mkdir -p "$logdir"
   chown "$uid" "$logdir"
   # A fresh home and runtime dir for each desktop: no state carries over.
-  rm -rf "$root/home/$user"
+  rm -rf "${root:?}/home/${user:?}"
   mkdir -p "$root/home/$user"
   chown "$uid:$uid" "$root/home/$user"
   chmod 700 "$root/home/$user"

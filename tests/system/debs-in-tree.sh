@@ -35,6 +35,7 @@ in_root "$root" apt-get build-dep -y -q /src >&2 </dev/null ||
 in_root "$root" /bin/sh -c 'cd /src && git init -q && git add -A' ||
   die "$suite: git init in the copy failed"
 echo "debs-in-tree: $suite: build dependencies in after $(( SECONDS - start )) s"
+# shellcheck disable=SC2016  # dpkg-query expands these itself
 in_root "$root" dpkg-query -W -f '${Package} ${Version}\n' \
   debhelper dh-dkms lintian dpkg-dev
 set +e

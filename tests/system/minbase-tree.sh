@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # Sourced by readme-command.sh and debs-in-tree.sh: a bare Debian tree, as
 # a user who just installed that release has it.
 #
