@@ -339,8 +339,11 @@ class Gnome(X11Desktop):
     def leave_overview(self):
         """GNOME starts in the overview; a user leaves it with a click on
         the Activities button (the shell's OverviewActive says when it is
-        gone).  Escape, as xdotool sends it on Xvfb, does not reach the
-        shell here: the overview stayed, in both tries."""
+        gone).  Escape, as xdotool sends it on Xvfb, did not reach the
+        shell here (the overview stayed, in both tries), and the shell
+        missed a click that was the first input it got (the overview
+        stayed); the next click worked.  So the pointer comes first,
+        and the click is repeated (as a user would) up to three times."""
         gt.wait_for(self.overview_active, 60, 'the shell in its overview')
         # The slide in over before any input.
         last = None
@@ -353,9 +356,17 @@ class Gnome(X11Desktop):
             return same
         gt.wait_for(calm, 60, 'the overview calm')
         # The Activities button, left in the top bar.
-        self.click(30, 15, 'left')
-        gt.wait_for(lambda: not self.overview_active(), 15,
-                    'the overview left (Activities clicked)')
+        subprocess.run(['xdotool', 'mousemove', '30', '15'], check=True, env=self.env)
+        for attempt in range(1, 4):
+            self.click(30, 15, 'left')
+            try:
+                gt.wait_for(lambda: not self.overview_active(), 5,
+                            'the overview left (Activities clicked)')
+                gt.log(f'overview left on click {attempt} on Activities')
+                return
+            except gt.TestFailure:
+                gt.log(f'click {attempt} on Activities: still in the overview')
+        gt.check(False, 'three clicks on Activities did not leave the overview')
 
     def stop(self):
         super().stop()
