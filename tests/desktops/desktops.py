@@ -16,11 +16,13 @@ desktop's own panel:
   3. "Airplane mode" in the menu blocks every radio, a second click
      restores them, and the icon changes and comes back;
   4. a hardware-switch flip makes the desktop's own daemon draw a
-     notification (it got the Notify, and a new area appeared).
+     notification (it got the Notify, or on GNOME the GNotification as
+     org.gtk.Notifications AddNotification, and a new area appeared).
 Screenshots go to OUTDIR; TAP goes to TAP-FD (default stdout), apart from
 what the desktops' own programs print.
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -144,9 +146,15 @@ class Scenario:
     def new_areas(self, before, after):
         return pixels.components(pixels.diff_points(before, after))
 
+    def in_tray(self, boxes):
+        """The boxes inside the desktop's status area, where it has one
+        (GNOME: not the clock's digits turning over)."""
+        area = self.desktop.tray_area
+        return boxes if area is None else [b for b in boxes if overlap(b, area)]
+
     def icon_box(self, before, after, what):
         """The one icon-sized square that appeared between two grabs."""
-        boxes = self.new_areas(before, after)
+        boxes = self.in_tray(self.new_areas(before, after))
         icons = [b for b in boxes
                  if ICON_MIN <= pixels.size(b)[0] <= ICON_MAX
                  and ICON_MIN // 2 <= pixels.size(b)[1] <= ICON_MAX]
@@ -271,7 +279,7 @@ class Scenario:
         item = probe.MissingIconItem()
         try:
             grab = self.settled('the probe item drawn', differs_from=baseline, calm_for=1.0)
-            boxes = self.new_areas(baseline, grab)
+            boxes = self.in_tray(self.new_areas(baseline, grab))
             self.shot('probe-missing-icon', grab)
         finally:
             item.close()
@@ -389,17 +397,18 @@ class Scenario:
             # The grab it was seen on: Plasma's popup may be gone by now.
             self.shot('5-hardware-switch', grab)
             calls = self.notify_calls(notified)
-            owner = sessions.owner_command(self.bus, 'org.freedesktop.Notifications')
+            owner = sessions.owner_command(self.bus, desktop.notification_service)
             gt.check(owner == desktop.notification_daemon,
                      f'notifications served by {owner!r}, not {desktop.notification_daemon!r}')
             # Title and body of one notification: the body names each radio.
+            method = desktop.notification_method
             gt.check(any('Hardware switch: radios off' in c and 'Turned off: ' in c
                          and all(label in c for label in ('Wi-Fi', 'Bluetooth'))
                          for c in calls),
-                     f'{owner} got no Notify with the title and a body naming the '
+                     f'{owner} got no {method} with the title and a body naming the '
                      f'radios; calls: {calls}')
             self.switch_calm = calm
-            return f'{owner} got Notify {calls[-1]!r} and drew it in {popups}'
+            return f'{owner} got {method} {calls[-1]!r} and drew it in {popups}'
         tap.step('a hardware-switch flip: notification drawn by the desktop\'s daemon',
                  hardware_switch)
 
@@ -463,7 +472,8 @@ class Scenario:
         path = os.path.join(self.outdir, 'notify-monitor.log')
         self.monitor = subprocess.Popen(
             ['dbus-monitor', '--session',
-             "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
+             f"type='method_call',interface='{self.desktop.notification_service}',"
+             f"member='{self.desktop.notification_method}'"],
             stdout=open(path, 'w'), stderr=subprocess.STDOUT)
         gt.wait_for(lambda: os.path.getsize(path) > 0, 10, 'dbus-monitor')
         return path
@@ -474,9 +484,12 @@ class Scenario:
                 text = f.read()
             found = []
             for block in text.split('method call')[1:]:
-                strings = [line.strip()[len('string "'):-1] for line in block.splitlines()
-                           if line.strip().startswith('string "')]
-                found.append(' | '.join(strings[:4]))
+                # Notify: app, icon, summary, body first; AddNotification:
+                # app id, id, then a{sv} whose strings are keys and values
+                # (title, body and the rest).
+                strings = re.findall(r'string "(.*)"$', block, re.MULTILINE)
+                keep = 4 if self.desktop.notification_method == 'Notify' else 8
+                found.append(' | '.join(strings[:keep]))
             return found
         return gt.wait_for(calls, 10, 'a Notify call')
 

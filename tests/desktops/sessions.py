@@ -1,4 +1,5 @@
-"""The five desktops as the suite starts them, headless, on one session bus.
+"""The desktops as the suite starts them, headless, on one session bus
+(five on bookworm; GNOME Shell too on trixie).
 
 Each Desktop starts its panel (the StatusNotifierItem host), its
 notification daemon, and says how to grab the screen and click.  Facts
@@ -48,6 +49,10 @@ RELEASES = {
                  '/usr/libexec/mate-notification-daemon/mate-notification-daemon'},
         'lxqt': {},
         'sway': {},
+        # GNOME Shell 48 with gnome-shell-extension-appindicator 59: Debian
+        # ships it under Ubuntu's UUID (metadata.json), as in bookworm, not
+        # upstream's appindicatorsupport@rgcjonas.gmail.com.
+        'gnome': {'extension': 'ubuntu-appindicators@ubuntu.com'},
     },
 }
 
@@ -102,12 +107,22 @@ class Desktop:
     menu_buttons = ('left', 'right')
     # Seconds from a Notify to its popup on screen.
     notification_timeout = 20
+    # The bus name and the call the desktop's notifications come by: the
+    # freedesktop Notify everywhere but GNOME Shell, which also owns
+    # org.gtk.Notifications, where GLib sends a GNotification then.
+    notification_service = 'org.freedesktop.Notifications'
+    notification_method = 'Notify'
+    # Where the desktop draws status items (x0, y0, x1, y1), None: anywhere
+    # (a panel with no clock).  New icons are looked for there only.
+    tray_area = None
     gdk_backend = 'x11'
 
     def __init__(self, logdir, bus, release_name):
         self.logdir, self.bus = logdir, bus
         self.release = release_name
         # This desktop's release-dependent settings (RELEASES).
+        gt.check(self.name in RELEASES[release_name],
+                 f'no {self.name} in the {release_name} tree')
         self.per_release = RELEASES[release_name][self.name]
         self.procs = []
         self.env = dict(os.environ)
@@ -265,6 +280,100 @@ class Lxqt(X11Desktop):
         self.wait_name('org.kde.StatusNotifierWatcher', 60)
 
 
+class Gnome(X11Desktop):
+    """GNOME Shell 48 as an X11 compositor on Xvfb, its AppIndicator
+    extension the watcher and host, the shell itself the notification
+    server.  Facts in TESTING.md ("GNOME Shell 43 headless" and the
+    trixie notes)."""
+    name = 'gnome'
+    notification_daemon = 'gnome-shell'
+    notification_service = 'org.gtk.Notifications'
+    notification_method = 'AddNotification'
+    # Its banner slides down from the top bar, drawn by llvmpipe.
+    notification_timeout = 40
+    # The status area: the top bar right of the clock (centred, its digits
+    # change every minute), where the extension puts its items.
+    tray_area = (WIDTH * 5 // 8, 0, WIDTH - 1, 40)
+
+    def start(self):
+        # A stand-in system bus: gnome-shell dies at start without one.
+        path = os.path.join(os.environ['XDG_RUNTIME_DIR'], 'system_bus_socket')
+        self.system_bus = subprocess.Popen(
+            ['dbus-daemon', '--session', '--nofork', '--print-address',
+             '--address=unix:path=' + path],
+            stdout=subprocess.PIPE, stderr=open(
+                os.path.join(self.logdir, 'system-bus.log'), 'w'), text=True)
+        address = self.system_bus.stdout.readline().strip()
+        gt.check(address, 'the stand-in system bus did not start')
+        self.env['DBUS_SYSTEM_BUS_ADDRESS'] = address
+        # Settings before the shell starts (dconf, on the session bus): the
+        # extension on, no welcome tour.
+        uuid = self.per_release['extension']
+        gt.check(os.path.isdir(f'/usr/share/gnome-shell/extensions/{uuid}'),
+                 f'no extension {uuid} installed')
+        for schema, key, value in (
+                ('org.gnome.shell', 'enabled-extensions', f"['{uuid}']"),
+                ('org.gnome.shell', 'disable-user-extensions', 'false'),
+                ('org.gnome.shell', 'welcome-dialog-last-shown-version', "'999'")):
+            subprocess.run(['gsettings', 'set', schema, key, value],
+                           check=True, env=self.env)
+        # The shell warns once per home, in a banner over where ours come,
+        # that it cannot lock the screen without GDM; this home has seen it.
+        write(os.path.join(os.environ['XDG_DATA_HOME'], 'gnome-shell/lock-warning-shown'), '')
+        self.start_x()
+        self.env.update(XDG_CURRENT_DESKTOP='GNOME', XDG_SESSION_TYPE='x11',
+                        LIBGL_ALWAYS_SOFTWARE='1')
+        self.spawn('gnome-shell', ['gnome-shell', '--x11', '--replace'])
+        self.wait_name('org.kde.StatusNotifierWatcher', 90)
+        self.wait_name(self.notification_service, 30)
+        self.leave_overview()
+
+    def overview_active(self):
+        self.alive()
+        return self.bus.call_sync(
+            'org.gnome.Shell', '/org/gnome/Shell', 'org.freedesktop.DBus.Properties',
+            'Get', gt.GLib.Variant('(ss)', ('org.gnome.Shell', 'OverviewActive')),
+            gt.GLib.VariantType('(v)'), gt.Gio.DBusCallFlags.NONE, 5000,
+            None).unpack()[0]
+
+    def leave_overview(self):
+        """GNOME starts in the overview; a user leaves it with a click on
+        the Activities button (the shell's OverviewActive says when it is
+        gone).  Escape, as xdotool sends it on Xvfb, did not reach the
+        shell here (the overview stayed, in both tries), and the shell
+        missed a click that was the first input it got (the overview
+        stayed); the next click worked.  So the pointer comes first,
+        and the click is repeated (as a user would) up to three times."""
+        gt.wait_for(self.overview_active, 60, 'the shell in its overview')
+        # The slide in over before any input.
+        last = None
+
+        def calm():
+            nonlocal last
+            now = self.grab()
+            same = last is not None and not pixels.diff_points(now, last)
+            last = now
+            return same
+        gt.wait_for(calm, 60, 'the overview calm')
+        # The Activities button, left in the top bar.
+        subprocess.run(['xdotool', 'mousemove', '30', '15'], check=True, env=self.env)
+        for attempt in range(1, 4):
+            self.click(30, 15, 'left')
+            try:
+                gt.wait_for(lambda: not self.overview_active(), 5,
+                            'the overview left (Activities clicked)')
+                gt.log(f'overview left on click {attempt} on Activities')
+                return
+            except gt.TestFailure:
+                gt.log(f'click {attempt} on Activities: still in the overview')
+        gt.check(False, 'three clicks on Activities did not leave the overview')
+
+    def stop(self):
+        super().stop()
+        if getattr(self, 'system_bus', None):
+            gt.end_process(self.system_bus, 3)
+
+
 class Sway(Desktop):
     name = 'sway'
     notification_daemon = 'mako'
@@ -334,4 +443,4 @@ class Sway(Desktop):
         super().stop()
 
 
-DESKTOPS = {d.name: d for d in (Plasma, Cinnamon, Mate, Lxqt, Sway)}
+DESKTOPS = {d.name: d for d in (Plasma, Cinnamon, Mate, Lxqt, Sway, Gnome)}
