@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build the Debian bookworm root filesystem the system suite boots.
+# Build the Debian root filesystems the system suite boots (bookworm and
+# trixie), and the base trees of the desktops suite.
 #
 #   build-image.sh base PACKAGE-LIST CACHE-DIR [SUITE] -> prints the base dir
 #   build-image.sh image BASE-DIR GUEST-DIR PANEL-XML OUT-DIR DEB...
@@ -16,7 +17,8 @@
 #
 # The base tree (mmdebstrap of PACKAGE-LIST) is cached in CACHE-DIR under a
 # key made of the package list, the suites and the mirror, so it is built
-# once per build directory.  SUITE is the Debian release (default bookworm,
+# once per build directory; a lock per key makes a second builder wait for
+# the first and use its tree.  SUITE is the Debian release (default bookworm,
 # whose key leaves the suite out as it always did, so existing caches stay
 # valid; any other suite is part of its key); the desktops suite also
 # builds a trixie base.  Packages already in the host's apt cache are
@@ -43,11 +45,14 @@ base() {
       sha256sum | cut -c1-16)
   fi
   dir=$cache/base-$key
+  mkdir -p "$cache"
+  exec 9>"$dir.lock"
+  flock 9
   if [ -f "$dir.done" ]; then
+    exec 9>&-
     echo "$dir"; return
   fi
   rm -rf "$dir" "$dir.tmp"
-  mkdir -p "$cache"
   echo "build-image: mmdebstrap $suite into $dir (key $key)" >&2
   local hostcache=/var/cache/apt/archives
   mmdebstrap --variant=minbase --mode=root --format=directory \
@@ -61,6 +66,7 @@ base() {
     || die "mmdebstrap failed"
   mv "$dir.tmp" "$dir"
   touch "$dir.done"
+  exec 9>&-
   echo "$dir"
 }
 
