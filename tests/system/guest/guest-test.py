@@ -423,17 +423,19 @@ def hw_switch_checks():
 
 
 def session_checks():
+    # systemd 256 and later (trixie) also list the user's service manager
+    # as a session of its own (Class=manager, no seat): the login is the
+    # one of class "user".
     r = sh(['loginctl', 'list-sessions', '--no-legend'])
-    sid = None
+    props = {}
     for line in r.stdout.splitlines():
         f = line.split()
         if len(f) >= 3 and f[2] == USER:
-            sid = f[0]
-    props = {}
-    if sid:
-        out = sh(['loginctl', 'show-session', sid, '-p', 'Seat', '-p', 'TTY',
-                  '-p', 'Active', '-p', 'Remote', '-p', 'Class']).stdout
-        props = dict(l.split('=', 1) for l in out.splitlines() if '=' in l)
+            out = sh(['loginctl', 'show-session', f[0], '-p', 'Seat', '-p', 'TTY',
+                      '-p', 'Active', '-p', 'Remote', '-p', 'Class']).stdout
+            p = dict(l.split('=', 1) for l in out.splitlines() if '=' in l)
+            if p.get('Class') == 'user' or not props:
+                props = p
     ok(props.get('Seat') == 'seat0' and props.get('Active') == 'yes' and
        props.get('Remote') == 'no' and props.get('TTY') == 'tty1',
        f'logind: {USER} has an active local seat0 session on tty1 ({props})')
@@ -1012,7 +1014,9 @@ def main():
     boot = int(read(os.path.join(STATE, 'boot'), '0')) + 1
     with open(os.path.join(STATE, 'boot'), 'w') as f:
         f.write(str(boot))
-    diag(f'boot {boot}: kernel {os.uname().release}, up {uptime():.1f} s')
+    release = dict(re.findall(r'^(\w+)="?([^"\n]*)"?$', read('/etc/os-release'), re.M))
+    diag(f'boot {boot}: kernel {os.uname().release}, up {uptime():.1f} s, '
+         f'release {release.get("VERSION_CODENAME", "?")}')
     last = True
     try:
         if boot == 1:
