@@ -53,6 +53,8 @@ typedef enum {
 
 RfkRadioState rfk_radio_state_of (gboolean soft, gboolean hard);
 const char *rfk_radio_state_to_string (RfkRadioState state);
+gboolean rfk_radio_state_from_string (const char *string,
+                                      RfkRadioState *out_state);
 /* "on", "off", "blocked by hardware", translated. */
 const char *rfk_radio_state_to_label (RfkRadioState state);
 
@@ -97,13 +99,16 @@ gboolean rfk_history_read (RfkHistory *self, GError **error);
 
 /* Adds entry (taken) at the end, dropping the oldest past
  * RFK_HISTORY_MAX; "changed" is emitted.  With autosave (the applet),
- * the file is written half a second later, once per burst. */
+ * the file is written half a second later, once per burst, by a worker
+ * thread, so that the disk never holds up the main loop; "changed" is
+ * emitted again when the merge comes back. */
 void rfk_history_add (RfkHistory *self, RfkHistoryEntry *entry);
 void rfk_history_set_autosave (RfkHistory *self, gboolean autosave);
 
 /* Writes what was added since the last flush, merged with the file,
  * under the state lock; the history becomes the merge.  TRUE when there
- * was nothing to write. */
+ * was nothing to write.  An autosave in flight is waited for first, so
+ * call it without holding the state lock. */
 gboolean rfk_history_flush (RfkHistory *self, GError **error);
 
 /* RfkHistoryEntry *, oldest first; owned by self. */

@@ -335,10 +335,14 @@ rfk_state_file_quarantine (const char *path, GError **error)
 struct _RfkStateLock
 {
   int fd;               /* the locked file, -1 while not held */
-  guint depth;          /* nested holders in this process */
+  guint depth;          /* nested holders in this thread */
 };
 
-static RfkStateLock the_lock = { -1, 0 };
+/* One per thread: flock() belongs to the open file, so a thread that
+ * opens its own waits for another thread's hold as it would for another
+ * process's.  The history is saved from a worker thread (rfk-history.c)
+ * while the main thread may hold the lock. */
+static _Thread_local RfkStateLock the_lock = { -1, 0 };
 
 RfkStateLock *
 rfk_state_file_lock (GError **error)

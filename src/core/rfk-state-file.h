@@ -53,17 +53,18 @@ gboolean rfk_state_file_wait_durable (void);
 
 /* The lock over every state file: an exclusive flock() on
  * rfkill-applet/airplane-mode.ini.lock (the name older CLIs use too).
- * Recursive within a process, so the CLI can hold it around a manager
- * that takes it again; main thread only.  Waits for another process to
- * release it: the applet's main loop too, while a CLI holds it, which
- * happens only when no applet serves the CLI's device, for one request.
- * NULL with error when the lock file cannot be opened. */
+ * Recursive within a thread, so the CLI can hold it around a manager
+ * that takes it again.  Two threads exclude each other as two processes
+ * do.  Waits for another holder to release it: the applet's main loop
+ * too, while a CLI holds it, which happens only when no applet serves
+ * the CLI's device, for one request.  NULL with error when the lock file
+ * cannot be opened. */
 typedef struct _RfkStateLock RfkStateLock;
 RfkStateLock *rfk_state_file_lock (GError **error);
 void rfk_state_lock_release (RfkStateLock *lock);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RfkStateLock, rfk_state_lock_release)
 
-/* For tests: whether this process holds the lock. */
+/* For tests: whether this thread holds the lock. */
 gboolean rfk_state_file_is_locked (void);
 
 G_END_DECLS

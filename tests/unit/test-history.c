@@ -12,6 +12,7 @@
 
 #include "rfk-device.h"
 #include "rfk-history.h"
+#include "rfk-state-file.h"
 #include "rfk-manager-testing.h"
 #include "test-util.h"
 
@@ -121,6 +122,116 @@ test_two_writers_merge (Fixture *f, gconstpointer data)
                    "gnome-shell");
   /* The applet's own copy is the merge too. */
   g_assert_cmpuint (rfk_history_get_entries (applet)->len, ==, 5);
+}
+
+/* Runs the main loop for ms: the applet's autosave timer and the
+ * replies of its worker thread are dispatched there. */
+static void
+spin (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+}
+
+static char *
+names (GPtrArray *entries)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < entries->len; i++)
+    g_string_append_printf (s, "%s%s", i ? " " : "",
+                            ((RfkHistoryEntry *) entries->pdata[i])->name);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+names_on_disk (void)
+{
+  g_autoptr (RfkHistory) seen = reread ();
+
+  return names (rfk_history_get_entries (seen));
+}
+
+/* The applet's autosave writes (and fsyncs) from a worker thread: while
+ * another holder keeps the state lock, and so the save waits, the main
+ * loop goes on and nothing is written; once the lock is free, the file
+ * gets what waited and what was added meanwhile, once each. */
+static void
+test_autosave_off_main_thread (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkHistory) history = rfk_history_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = rfk_history_dup_path ();
+  g_autofree char *seen = NULL;
+  RfkStateLock *lock;
+  gint64 deadline;
+
+  g_assert_true (rfk_history_load (history, &error));
+  rfk_history_set_autosave (history, TRUE);
+  lock = rfk_state_file_lock (&error);
+  g_assert_nonnull (lock);
+  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
+  spin (900);  /* the autosave (500 ms) started and waits for the lock */
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  rfk_history_add (history, entry_at (20, "a2", RFK_CAUSE_MENU));
+  spin (100);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  rfk_state_lock_release (lock);
+  deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  do
+    {
+      spin (50);
+      g_clear_pointer (&seen, g_free);
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        seen = names_on_disk ();
+    }
+  while (g_strcmp0 (seen, "a1 a2") != 0 && g_get_monotonic_time () < deadline);
+  g_assert_cmpstr (seen, ==, "a1 a2");
+  g_clear_pointer (&seen, g_free);
+  seen = names (rfk_history_get_entries (history));
+  g_assert_cmpstr (seen, ==, "a1 a2");
+}
+
+/* A synchronous flush (the CLI's, the applet's end) while an autosave
+ * waits in its thread: it waits for that save and writes the rest after
+ * it, nothing lost and nothing twice.  So does the last unref. */
+static void
+test_flush_waits_for_autosave (Fixture *f, gconstpointer data)
+{
+  RfkHistory *history = rfk_history_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *seen = NULL;
+  RfkStateLock *lock;
+
+  g_assert_true (rfk_history_load (history, &error));
+  rfk_history_set_autosave (history, TRUE);
+  lock = rfk_state_file_lock (&error);
+  g_assert_nonnull (lock);
+  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
+  spin (900);
+  rfk_history_add (history, entry_at (20, "a2", RFK_CAUSE_MENU));
+  rfk_state_lock_release (lock);
+  g_assert_true (rfk_history_flush (history, &error));
+  g_assert_no_error (error);
+  seen = names_on_disk ();
+  g_assert_cmpstr (seen, ==, "a1 a2");
+  g_clear_pointer (&seen, g_free);
+  seen = names (rfk_history_get_entries (history));
+  g_assert_cmpstr (seen, ==, "a1 a2");
+
+  /* One more save in flight, one more entry behind it, then the end. */
+  lock = rfk_state_file_lock (&error);
+  rfk_history_add (history, entry_at (30, "a3", RFK_CAUSE_MENU));
+  spin (900);
+  rfk_history_add (history, entry_at (40, "a4", RFK_CAUSE_MENU));
+  rfk_state_lock_release (lock);
+  g_object_unref (history);
+  g_clear_pointer (&seen, g_free);
+  seen = names_on_disk ();
+  g_assert_cmpstr (seen, ==, "a1 a2 a3 a4");
+  spin (200);  /* the worker's late reply finds nothing to do */
 }
 
 static void
@@ -429,6 +540,8 @@ main (int argc, char **argv)
               fixture_teardown)
   ADD ("bounded", test_bounded);
   ADD ("two-writers-merge", test_two_writers_merge);
+  ADD ("autosave-off-main-thread", test_autosave_off_main_thread);
+  ADD ("flush-waits-for-autosave", test_flush_waits_for_autosave);
   ADD ("corrupt", test_corrupt);
   ADD ("bad-entries-skipped", test_bad_entries_skipped);
   ADD ("not-a-file", test_not_a_file);
