@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The system test, run by root inside the booted image (rfk-system-test.service).
 
-Three boots, one qemu process (the guest reboots itself):
+Up to three boots, one qemu process (the guest reboots itself):
 
   1. the installed product as a user has it: our rfkill.ko loaded by udev
      and modprobe, NetworkManager, the logind seat session with its uaccess
@@ -14,6 +14,12 @@ Three boots, one qemu process (the guest reboots itself):
   2. airplane mode survived the reboot (systemd-rfkill), then the other
      airplane scenarios; `apt-get remove rfkill-airplane-dkms`, reboot;
   3. the in-tree rfkill.ko is back and Wi-Fi works; power off.
+
+The host plans the boots with rfk_system.boots=N on the kernel command
+line (/proc/cmdline; qemu keeps it across the reboots), 3 when it is not
+there: boot N is the last, it prints the plan and END and powers off
+instead of rebooting.  bookworm's image runs boot 1 only (the host's
+--boots 1), trixie's all three.
 
 TAP goes to /dev/ttyS1 (the host's tap.log); the numbering continues over
 the boots (STATE/count) and the plan comes last.  "# led-expect NAME V"
@@ -1010,21 +1016,29 @@ def boot3():
     ok(r is not None, 'iw dev wlan0 scan works on the in-tree rfkill')
 
 
+def boots_planned():
+    """rfk_system.boots=N on the kernel command line: the boots the host
+    planned (1 to 3); 3 without it."""
+    m = re.search(r'(?:^|\s)rfk_system\.boots=(\d+)(?:\s|$)', read('/proc/cmdline'))
+    return min(max(int(m.group(1)), 1), 3) if m else 3
+
+
 def main():
     boot = int(read(os.path.join(STATE, 'boot'), '0')) + 1
     with open(os.path.join(STATE, 'boot'), 'w') as f:
         f.write(str(boot))
+    planned = boots_planned()
     release = dict(re.findall(r'^(\w+)="?([^"\n]*)"?$', read('/etc/os-release'), re.M))
     diag(f'boot {boot}: kernel {os.uname().release}, up {uptime():.1f} s, '
          f'release {release.get("VERSION_CODENAME", "?")}')
-    last = True
+    diag(f'boots planned: {planned} (rfk_system.boots on the kernel command line, '
+         f'3 without it)')
+    last = boot >= planned
     try:
         if boot == 1:
             boot1()
-            last = False
         elif boot == 2:
             boot2()
-            last = False
         else:
             boot3()
     except Exception as e:  # a broken step fails the run, never hangs it
@@ -1036,6 +1050,9 @@ def main():
                  if l.startswith('(rfkill-applet:') and 'CRITICAL **' in l]
     ok(not criticals, f'boot {boot}: the applet logged no CRITICAL ({criticals[:3]})')
     if last:
+        diag(f'boot {boot} of {planned} done'
+             + ('' if boot >= planned else ' (a step raised: the run ends here)')
+             + ', powering off')
         emit(f'1..{count()}')
         emit('# @@SYSTEM-TEST-END')
         tap_out.close()
