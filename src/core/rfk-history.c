@@ -26,6 +26,7 @@
 typedef struct
 {
   RfkHistory *owner;    /* main thread only; unset once applied */
+  char *path;           /* found on the main thread: it reads the environment */
   GPtrArray *added;     /* what this save adds: the unsaved entries */
   GMutex lock;          /* guards the three below, set by the worker */
   GCond finished;
@@ -37,6 +38,7 @@ typedef struct
 static void
 save_job_clear (SaveJob *job)
 {
+  g_clear_pointer (&job->path, g_free);
   g_clear_pointer (&job->added, g_ptr_array_unref);
   g_clear_pointer (&job->written, g_ptr_array_unref);
   g_clear_error (&job->error);
@@ -71,6 +73,7 @@ rfk_history_dup_path (void)
   return rfk_state_file_dup_path (FILE_NAME);
 }
 
+static void wait_for_save (RfkHistory *self);
 
 static gboolean
 load (RfkHistory *self, gboolean read_only, GError **error)
@@ -81,6 +84,9 @@ load (RfkHistory *self, gboolean read_only, GError **error)
   GPtrArray *read;
 
   g_return_val_if_fail (RFK_IS_HISTORY (self), FALSE);
+  /* A save in flight holds entries that are neither in the file yet nor
+   * in unsaved: once it is applied, the file has them. */
+  wait_for_save (self);
   /* Moving a corrupt file aside is a write: under the lock. */
   if (!read_only)
     {
@@ -171,9 +177,8 @@ save_in_thread (GTask *task, gpointer source, gpointer data,
                 GCancellable *cancellable)
 {
   SaveJob *job = data;
-  g_autofree char *path = rfk_history_dup_path ();
   GError *error = NULL;
-  GPtrArray *written = rfk_history_file_save (path, job->added, &error);
+  GPtrArray *written = rfk_history_file_save (job->path, job->added, &error);
 
   g_mutex_lock (&job->lock);
   job->written = written;
@@ -210,6 +215,7 @@ start_save (RfkHistory *self)
   g_mutex_init (&job->lock);
   g_cond_init (&job->finished);
   job->owner = self;
+  job->path = rfk_history_dup_path ();
   job->added = g_steal_pointer (&self->unsaved);
   self->unsaved = g_ptr_array_new_with_free_func (
     (GDestroyNotify) rfk_history_entry_free);

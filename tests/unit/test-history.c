@@ -234,6 +234,30 @@ test_flush_waits_for_autosave (Fixture *f, gconstpointer data)
   spin (200);  /* the worker's late reply finds nothing to do */
 }
 
+/* Reading the file while an autosave is in flight: that save's entries
+ * are in neither the file nor the unsaved list until it is applied, so
+ * the read waits for it and does not lose them. */
+static void
+test_read_waits_for_autosave (Fixture *f, gconstpointer data)
+{
+  g_autoptr (RfkHistory) history = rfk_history_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *seen = NULL;
+  RfkStateLock *lock;
+
+  g_assert_true (rfk_history_load (history, &error));
+  rfk_history_set_autosave (history, TRUE);
+  lock = rfk_state_file_lock (&error);
+  g_assert_nonnull (lock);
+  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
+  spin (900);  /* the autosave started and waits for the lock */
+  rfk_state_lock_release (lock);
+  g_assert_true (rfk_history_read (history, &error));
+  g_assert_no_error (error);
+  seen = names (rfk_history_get_entries (history));
+  g_assert_cmpstr (seen, ==, "a1");
+}
+
 static void
 write_file (const char *contents)
 {
@@ -542,6 +566,7 @@ main (int argc, char **argv)
   ADD ("two-writers-merge", test_two_writers_merge);
   ADD ("autosave-off-main-thread", test_autosave_off_main_thread);
   ADD ("flush-waits-for-autosave", test_flush_waits_for_autosave);
+  ADD ("read-waits-for-autosave", test_read_waits_for_autosave);
   ADD ("corrupt", test_corrupt);
   ADD ("bad-entries-skipped", test_bad_entries_skipped);
   ADD ("not-a-file", test_not_a_file);
