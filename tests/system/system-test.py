@@ -59,7 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # LED rule and fast user switching); boot 2 has 24, boot 3 16.
 GUEST_CHECKS = {3: 94, 1: 54}
 LED_EXPECTS = {3: 11, 1: 11}
-BOOT_WORDS = {1: 'one boot', 3: 'three boots'}
+BOOT_WORDS = {1: 'its one boot', 3: 'all three boots'}
 TOOLS = ['mmdebstrap', 'mke2fs', 'debugfs', 'qemu-system-x86_64', 'iasl',
          'dpkg-buildpackage', 'lintian', 'dh_dkms', 'unshare', 'convert']
 
@@ -277,7 +277,7 @@ def main():
     boots, all_boots = boots_run(lines, a.boots)
     want_n = GUEST_CHECKS[a.boots]
     ok(not timed_out and not panicked and ended and all_boots and plan == guest_n == want_n,
-       f'the guest ran {"all three boots" if a.boots == 3 else "its one boot"} to its end '
+       f'the guest ran {BOOT_WORDS[a.boots]} to its end '
        f'(boots {boots}, plan {plan}, '
        f'{guest_n} results, want {want_n}{", timed out" if timed_out else ""}'
        f'{", kernel panic" if panicked else ""})')
