@@ -154,6 +154,24 @@ names_on_disk (void)
   return names (rfk_history_get_entries (seen));
 }
 
+/* An autosaving history whose save of FIRST is in flight in its worker
+ * thread, waiting for the state lock that this thread holds: the lock
+ * is returned.  The autosave timer is 500 ms; 900 ms leaves it room. */
+static RfkStateLock *
+save_in_flight (RfkHistory *history, const char *first)
+{
+  g_autoptr (GError) error = NULL;
+  RfkStateLock *lock;
+
+  g_assert_true (rfk_history_load (history, &error));
+  rfk_history_set_autosave (history, TRUE);
+  lock = rfk_state_file_lock (&error);
+  g_assert_nonnull (lock);
+  rfk_history_add (history, entry_at (10, first, RFK_CAUSE_MENU));
+  spin (900);
+  return lock;
+}
+
 /* The applet's autosave writes (and fsyncs) from a worker thread: while
  * another holder keeps the state lock, and so the save waits, the main
  * loop goes on and nothing is written; once the lock is free, the file
@@ -162,18 +180,11 @@ static void
 test_autosave_off_main_thread (Fixture *f, gconstpointer data)
 {
   g_autoptr (RfkHistory) history = rfk_history_new ();
-  g_autoptr (GError) error = NULL;
   g_autofree char *path = rfk_history_dup_path ();
   g_autofree char *seen = NULL;
-  RfkStateLock *lock;
+  RfkStateLock *lock = save_in_flight (history, "a1");
   gint64 deadline;
 
-  g_assert_true (rfk_history_load (history, &error));
-  rfk_history_set_autosave (history, TRUE);
-  lock = rfk_state_file_lock (&error);
-  g_assert_nonnull (lock);
-  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
-  spin (900);  /* the autosave (500 ms) started and waits for the lock */
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   rfk_history_add (history, entry_at (20, "a2", RFK_CAUSE_MENU));
   spin (100);
@@ -203,14 +214,8 @@ test_flush_waits_for_autosave (Fixture *f, gconstpointer data)
   RfkHistory *history = rfk_history_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *seen = NULL;
-  RfkStateLock *lock;
+  RfkStateLock *lock = save_in_flight (history, "a1");
 
-  g_assert_true (rfk_history_load (history, &error));
-  rfk_history_set_autosave (history, TRUE);
-  lock = rfk_state_file_lock (&error);
-  g_assert_nonnull (lock);
-  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
-  spin (900);
   rfk_history_add (history, entry_at (20, "a2", RFK_CAUSE_MENU));
   rfk_state_lock_release (lock);
   g_assert_true (rfk_history_flush (history, &error));
@@ -243,15 +248,8 @@ test_read_waits_for_autosave (Fixture *f, gconstpointer data)
   g_autoptr (RfkHistory) history = rfk_history_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *seen = NULL;
-  RfkStateLock *lock;
 
-  g_assert_true (rfk_history_load (history, &error));
-  rfk_history_set_autosave (history, TRUE);
-  lock = rfk_state_file_lock (&error);
-  g_assert_nonnull (lock);
-  rfk_history_add (history, entry_at (10, "a1", RFK_CAUSE_MENU));
-  spin (900);  /* the autosave started and waits for the lock */
-  rfk_state_lock_release (lock);
+  rfk_state_lock_release (save_in_flight (history, "a1"));
   g_assert_true (rfk_history_read (history, &error));
   g_assert_no_error (error);
   seen = names (rfk_history_get_entries (history));
