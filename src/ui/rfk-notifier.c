@@ -23,9 +23,16 @@
 
 /*
  * A switch flips every radio it controls, and the kernel sends one event
- * per radio.  Collect them this long, then tell the user once.
+ * per radio.  Collect them until none has come for COLLECT_MS, then tell
+ * the user once.  The quiet time counts from the last event, not the
+ * first: the events of one flip can come that far apart when drivers
+ * notice it at different times, or when this process or the sender is
+ * busy, and a second notification would replace the first with the late
+ * radios alone.  A switch that keeps flapping is told after
+ * COLLECT_MAX_MS at the latest.
  */
 #define COLLECT_MS 150
+#define COLLECT_MAX_MS 1000
 /* Airplane mode begun or ended elsewhere is told with what did it: the
  * history has it by then (the manager hands it the sweep first), and a
  * change of this age at most is the one. */
@@ -49,6 +56,7 @@ struct _RfkNotifier
   GHashTable *pending;              /* radio label -> GINT(hard) */
   GPtrArray *pending_order;         /* radio labels in event order */
   guint collect_id;
+  gint64 collect_since;             /* monotonic µs of the first pending */
   RfkTransientNotification *feedback; /* owned */
 };
 
@@ -379,6 +387,7 @@ on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
   g_autofree char *label = NULL;
   g_autofree char *key = rfk_device_dup_key (device);
   gboolean was_elsewhere = g_hash_table_remove (self->owned_elsewhere, key);
+  gint64 now;
 
   if (blocked_elsewhere (device))
     {
@@ -406,8 +415,14 @@ on_hardware_switch_changed (RfkManager *manager, RfkDevice *device,
       g_hash_table_insert (self->pending, owned, GINT_TO_POINTER (hard));
     }
 
+  now = g_get_monotonic_time ();
   if (self->collect_id == 0)
-    self->collect_id = g_timeout_add (COLLECT_MS, collect_done, self);
+    self->collect_since = now;
+  if (now - self->collect_since < COLLECT_MAX_MS * G_TIME_SPAN_MILLISECOND)
+    {
+      g_clear_handle_id (&self->collect_id, g_source_remove);
+      self->collect_id = g_timeout_add (COLLECT_MS, collect_done, self);
+    }
 }
 
 static void
