@@ -275,26 +275,44 @@ class Scenario:
         return detail
 
     def learn_placeholder(self, baseline):
-        """What this panel draws for an icon name it cannot resolve."""
+        """What this panel draws for an icon name it cannot resolve.
+
+        The probe's picture is what changed when it came.  A panel may
+        also change as a whole meanwhile (Cinnamon on a loaded machine
+        once redrew its whole panel between the baseline and the probe):
+        then all that changed is one panel-sized area, and the probe is
+        found where the picture changed again when it went."""
         item = probe.MissingIconItem()
         try:
             grab = self.settled('the probe item drawn', differs_from=baseline, calm_for=1.0)
-            boxes = self.in_tray(self.new_areas(baseline, grab))
+            came = self.in_tray(self.new_areas(baseline, grab))
             self.shot('probe-missing-icon', grab)
         finally:
             item.close()
-        # Gone again before the applet comes.
-        self.settled('the probe item removed', timeout=20)
-        icons = [b for b in boxes if ICON_MIN // 2 <= pixels.size(b)[0] <= ICON_MAX]
-        if not boxes:
+        if not came:
+            self.settled('the probe item removed', timeout=20)
             self.placeholder = None
             return 'draws nothing for a missing icon'
-        gt.check(icons, f'no icon-sized area among the changes: {boxes}')
+        icons, how = self.icon_sized(came), ''
+        if icons:
+            self.settled('the probe item removed', timeout=20)
+        else:
+            gone = self.settled('the probe item removed', differs_from=grab,
+                                timeout=20, calm_for=1.0)
+            went = self.in_tray(self.new_areas(grab, gone))
+            icons = self.icon_sized(went)
+            gt.check(icons, f'no icon-sized area among the changes when the probe came '
+                            f'({came}) or went ({went})')
+            how = f' (seen when it went: the changes when it came were {came})'
         slot = pixels.grow(icons[-1], 3, grab)
         self.placeholder = pixels.crop(grab, slot)
         pixels.save(self.placeholder,
                     os.path.join(self.outdir, 'icon-missing-placeholder.png'), 4)
-        return f'draws a placeholder in {icons[-1]} for a missing icon'
+        return f'draws a placeholder in {icons[-1]} for a missing icon{how}'
+
+    @staticmethod
+    def icon_sized(boxes):
+        return [b for b in boxes if ICON_MIN // 2 <= pixels.size(b)[0] <= ICON_MAX]
 
     def wait_radios(self, blocked, what):
         def all_of():
