@@ -607,9 +607,14 @@ def cpu_steal_ms():
         return None
 
 
+def steal_between(before, after):
+    return None if before is None or after is None else after - before
+
+
 def latency_summary(by_event):
     samples = sorted(e['ms'] for e in by_event)
-    return {'p50_ms': percentile(samples, 0.5),
+    return {'events': len(samples),
+            'p50_ms': percentile(samples, 0.5),
             'p99_ms': percentile(samples, 0.99),
             'max_ms': samples[-1],
             'slowest': sorted(by_event, key=lambda e: -e['ms'])[:10]}, samples
@@ -648,15 +653,14 @@ def measure_latency(args, item, ctl, signals, results):
         'p50_ms': percentile(pooled, 0.5),
         'p99_ms': percentile(pooled, 0.99),
         'max_ms': pooled[-1],
-        'steal_ms': None if steal0 is None or steal1 is None else steal1 - steal0,
+        'steal_ms': steal_between(steal0, steal1),
         'runs': runs}
     if args.latency_repeat_over is not None and \
             results['latency']['p99_ms'] >= args.latency_repeat_over:
         by_event = latency_run(args, item, ctl, signals, ids,
                                args.runs * args.latency_events)
         summary, _ = latency_summary(by_event)
-        steal2 = cpu_steal_ms()
-        summary['steal_ms'] = None if steal1 is None or steal2 is None else steal2 - steal1
+        summary['steal_ms'] = steal_between(steal1, cpu_steal_ms())
         results['latency']['repeat'] = summary
         gt.log(f'latency repeated after a miss: p50 {summary["p50_ms"]:.1f} '
                f'p99 {summary["p99_ms"]:.1f} max {summary["max_ms"]:.1f} ms')
