@@ -155,15 +155,19 @@ class Scenario:
     def icon_box(self, before, after, what):
         """The one icon-sized square that appeared between two grabs."""
         boxes = self.in_tray(self.new_areas(before, after))
-        icons = [b for b in boxes
-                 if ICON_MIN <= pixels.size(b)[0] <= ICON_MAX
-                 and ICON_MIN // 2 <= pixels.size(b)[1] <= ICON_MAX]
+        icons = self.icon_sized(boxes)
         gt.check(icons, f'no icon-sized area appeared for {what}; changed: {boxes}')
         # Items that moved over to make room were on screen before, a slot
         # or two aside; the new item's picture was nowhere in the row.
         new = [b for b in icons if not self.moved(before, after, b)]
         gt.check(new, f'only items that moved over changed for {what}: {icons}')
         return new[0]
+
+    @staticmethod
+    def icon_sized(boxes):
+        return [b for b in boxes
+                if ICON_MIN <= pixels.size(b)[0] <= ICON_MAX
+                and ICON_MIN // 2 <= pixels.size(b)[1] <= ICON_MAX]
 
     @staticmethod
     def moved(before, after, box, reach=80):
@@ -223,10 +227,8 @@ class Scenario:
         if found:
             return 'same', found
         changed = pixels.components(pixels.diff_points(before, grab, self.row(box, grab)))
-        icons = [b for b in changed
-                 if ICON_MIN <= pixels.size(b)[0] <= ICON_MAX
-                 and ICON_MIN // 2 <= pixels.size(b)[1] <= ICON_MAX
-                 and not self.moved(before, grab, b, REACH)]
+        icons = [b for b in self.icon_sized(changed)
+                 if not self.moved(before, grab, b, REACH)]
         if not icons:
             return 'gone', None
         over = [b for b in icons if overlap(b, box)]
@@ -289,21 +291,20 @@ class Scenario:
             self.shot('probe-missing-icon', grab)
         finally:
             item.close()
-        if not came:
-            self.settled('the probe item removed', timeout=20)
-            self.placeholder = None
-            return 'draws nothing for a missing icon'
-        icons, how = self.icon_sized(came), ''
-        if icons:
-            self.settled('the probe item removed', timeout=20)
-        else:
+        icons, how = self.placeholder_sized(came), ''
+        if came and not icons:
             gone = self.settled('the probe item removed', differs_from=grab,
                                 timeout=20, calm_for=1.0)
             went = self.in_tray(self.new_areas(grab, gone))
-            icons = self.icon_sized(went)
+            icons = self.placeholder_sized(went)
             gt.check(icons, f'no icon-sized area among the changes when the probe came '
                             f'({came}) or went ({went})')
             how = f' (seen when it went: the changes when it came were {came})'
+        else:
+            self.settled('the probe item removed', timeout=20)
+        if not came:
+            self.placeholder = None
+            return 'draws nothing for a missing icon'
         slot = pixels.grow(icons[-1], 3, grab)
         self.placeholder = pixels.crop(grab, slot)
         pixels.save(self.placeholder,
@@ -311,7 +312,9 @@ class Scenario:
         return f'draws a placeholder in {icons[-1]} for a missing icon{how}'
 
     @staticmethod
-    def icon_sized(boxes):
+    def placeholder_sized(boxes):
+        """Judged by width alone: a panel's missing-icon picture need not
+        be as tall as an icon."""
         return [b for b in boxes if ICON_MIN // 2 <= pixels.size(b)[0] <= ICON_MAX]
 
     def wait_radios(self, blocked, what):
