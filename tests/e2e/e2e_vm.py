@@ -180,6 +180,8 @@ class E2eVm:
                "--debugcon", self.led_log,
                "--console-log", self.console_log,
                "--timeout", str(self.timeout),
+               # the relay talks to this boot; a second one would lose it
+               "--one-boot",
                "--qemu-arg=-device", "--qemu-arg=virtio-serial",
                "--qemu-arg=-chardev",
                f"--qemu-arg=socket,id=relay,path={self.qemu_socket},"

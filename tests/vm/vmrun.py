@@ -44,9 +44,16 @@ every check passed; a timeout or a guest that never reached its end marker
 is a failure.  The console log goes to --console-log (default: the temp dir,
 which is removed unless --keep).  Boot time is reported as a TAP comment.
 Needs no stdin; never uses KVM (it aborts on these hosts).
+
+One exception: a first boot whose only fault is a WARNING for a single-step
+#DB in kernel mode, which TCG can leak and no guest here arms
+(STRAY_STEP_TRAP), is booted once more, with vmrun.boot=2 on the kernel
+command line, and only the second boot is reported, with nothing excused.
+--one-boot turns that off, for hosts that talk to the guest as it runs.
 """
 
 import argparse
+import contextlib
 import lzma
 import os
 import re
@@ -75,6 +82,17 @@ DMESG_BAD = [
     re.compile(r'list_(add|del) corruption'),
     re.compile(r'refcount_t: '),
 ]
+
+# One kernel WARNING that the emulator, not the code under test, causes: a
+# single-step #DB in kernel mode.  The kernel sets TF only for kprobes and
+# kgdb, which these guests never use; exc_debug_kernel() warns on any other
+# DR_STEP and its own comment names QEMU leaking #DB into the guest as the
+# known cause.  It was seen once under TCG, in a run whose every other check
+# passed.  The report lasts from that WARNING to its "end trace" line, or to
+# the next report, whichever comes first.
+STRAY_STEP_TRAP = re.compile(r'WARNING: .* at arch/x86/kernel/traps\.c:\d+ exc_debug_kernel\b')
+REPORT_START = re.compile(r'\bWARNING:|\bBUG\b|\bOops\b|Kernel panic|cut here')
+REPORT_END = re.compile(r'---\[ end trace')
 
 
 class VmError(Exception):
@@ -318,13 +336,16 @@ def build_initramfs(args, tmp, load):
     return cpio
 
 
-def run_qemu(args, tmp, cpio):
+def run_qemu(args, tmp, cpio, boot=1):
     results = os.path.join(tmp, 'results.txt')
     console = args.console_log or os.path.join(tmp, 'console.log')
     vmlinuz = args.kernel_files.vmlinuz
     append = 'console=ttyS0 panic=-1 cryptomgr.notests quiet'
     if args.append:
         append += ' ' + args.append
+    if boot > 1:
+        # the guest can tell a second boot from /proc/cmdline (the self-test does)
+        append += f' vmrun.boot={boot}'
     cmd = [args.qemu, '-accel', 'tcg', '-cpu', 'max', '-m', str(args.memory),
            '-smp', '1', '-nographic', '-no-reboot', '-nic', 'none',
            '-kernel', vmlinuz, '-initrd', cpio, '-append', append,
@@ -387,7 +408,25 @@ TAP_LINE = re.compile(r'^(not ok|ok)\b(?:\s+\d+)?(.*)$')
 TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 
 
-def report(args, load, run):
+def stray_step_trap_lines(dmesg):
+    """The dmesg lines that belong to a stray single-step #DB's report."""
+    inside = False
+    found = set()
+    for i, line in enumerate(dmesg):
+        if STRAY_STEP_TRAP.search(line):
+            inside = True
+        elif inside and REPORT_START.search(line):
+            inside = False
+        if inside:
+            found.add(i)
+            if REPORT_END.search(line):
+                inside = False
+    return found
+
+
+def report(args, load, run, stray_trap_ok=False):
+    """Prints the run's TAP; returns the exit status.  With stray_trap_ok,
+    a stray single-step #DB's report does not count against dmesg."""
     tap = Tap()
     text = run['results']
     lines = text.split('\n')
@@ -456,7 +495,9 @@ def report(args, load, run):
     else:
         tap.check(guest_rc is not None, 'guest init ran to the end')
 
-    bad = [l for l in dmesg if any(p.search(l) for p in DMESG_BAD)]
+    excused = stray_step_trap_lines(dmesg) if stray_trap_ok else set()
+    bad = [l for i, l in enumerate(dmesg)
+           if i not in excused and any(p.search(l) for p in DMESG_BAD)]
     dmesg_ok = bool(dmesg) and not bad
     tap.check(dmesg_ok,
               'dmesg collected and clean' if dmesg else 'dmesg collected')
@@ -488,6 +529,32 @@ class Ordered(argparse.Action):
         ns.modules = (ns.modules or []) + [(kind, what, params.strip())]
 
 
+def boot_again(args, load, run):
+    """True when the run passed every check but for a stray single-step
+    #DB's WARNING (see STRAY_STEP_TRAP): then says so, and the caller boots
+    once more, and that second run alone is reported, with nothing excused.
+    A run that failed anything else is reported as it is."""
+    text = run['results']
+    begin = text.find(MARK + ' DMESG-BEGIN')
+    end = text.find(MARK + ' DMESG-END', begin)
+    dmesg = text[begin:end].split('\n')[1:] if 0 <= begin < end else []
+    stray = sorted(stray_step_trap_lines(dmesg))
+    if not stray:
+        return False
+    with open(os.devnull, 'w', encoding='utf-8') as quiet, \
+            contextlib.redirect_stdout(quiet):
+        rc = report(args, load, run, stray_trap_ok=True)
+    if rc != 0:
+        return False
+    print('# the first boot passed every check, but its dmesg holds a '
+          'single-step #DB the kernel never armed (an emulator artefact); '
+          'booting once more, and only that boot counts:', flush=True)
+    for i in stray:
+        if any(p.search(dmesg[i]) for p in DMESG_BAD):
+            print('#   first boot: ' + dmesg[i], flush=True)
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -517,6 +584,9 @@ def main():
     ap.add_argument('--qemu', default='qemu-system-x86_64')
     ap.add_argument('--console-log', help='keep the ttyS0 console log here')
     ap.add_argument('--keep', action='store_true', help='keep the temp dir')
+    ap.add_argument('--one-boot', action='store_true',
+                    help='never boot a second time (see boot_again): for a host '
+                    'that talks to the guest while it runs')
     ap.add_argument('--verbose', '-v', action='store_true',
                     help='echo the console to stderr as it happens')
     ap.set_defaults(modules=[])
@@ -532,6 +602,8 @@ def main():
         load = resolve_modules(index, args.modules)
         cpio = build_initramfs(args, tmp, load)
         run = run_qemu(args, tmp, cpio)
+        if not args.one_boot and boot_again(args, load, run):
+            run = run_qemu(args, tmp, cpio, boot=2)
         return report(args, load, run)
     except VmError as e:
         print(f'not ok 1 - vmrun setup: {e}\n1..1', flush=True)

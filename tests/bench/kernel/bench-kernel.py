@@ -187,7 +187,8 @@ def run_vm(args, kos, tmp, tap):
         '--guest-args', f'{args.radios} {args.reps} {args.gap_ms} {args.storm_seconds}',
         '--qemu-arg=-chardev', f'--qemu-arg=socket,id=dbgsock,path={sock}',
         '--qemu-arg=-device', '--qemu-arg=isa-debugcon,iobase=0x440,chardev=dbgsock',
-        '--timeout', str(args.timeout)]
+        '--timeout', str(args.timeout),
+        '--one-boot']  # the debugcon listener times this boot as it runs
     tap.diag('vm: ' + ' '.join(cmd))
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             text=True)
