@@ -279,11 +279,13 @@ class Scenario:
     def learn_placeholder(self, baseline):
         """What this panel draws for an icon name it cannot resolve.
 
-        The probe's picture is what changed when it came.  A panel may
-        also change as a whole meanwhile (Cinnamon on a loaded machine
-        once redrew its whole panel between the baseline and the probe):
-        then all that changed is one panel-sized area, and the probe is
-        found where the picture changed again when it went."""
+        The probe's picture is where the panel changed both when the probe
+        came and when it went: a clock's digit that turned over meanwhile
+        changed only once.  A panel may also change as a whole meanwhile
+        (Cinnamon on a loaded machine once redrew its whole panel between
+        the baseline and the probe): then all that changed when it came is
+        one panel-sized area, and the probe is found where the picture
+        changed when it went."""
         item = probe.MissingIconItem()
         try:
             grab = self.settled('the probe item drawn', differs_from=baseline, calm_for=1.0)
@@ -291,20 +293,27 @@ class Scenario:
             self.shot('probe-missing-icon', grab)
         finally:
             item.close()
-        icons, how = self.placeholder_sized(came), ''
-        if came and not icons:
+        if not came:
+            self.settled('the probe item removed', timeout=20)
+            self.placeholder = None
+            return 'draws nothing for a missing icon'
+        try:
             gone = self.settled('the probe item removed', differs_from=grab,
                                 timeout=20, calm_for=1.0)
-            went = self.in_tray(self.new_areas(grab, gone))
+        except gt.TestFailure:
+            gone = grab  # nothing changed when it went
+        went = self.in_tray(self.new_areas(grab, gone))
+        icons = self.placeholder_sized(came)
+        both = [b for b in icons if any(overlap(b, w) for w in went)]
+        if both:
+            icons, how = both, ''
+        elif icons:
+            how = f' (seen when it came only: nothing of it changed when it went: {went})'
+        else:
             icons = self.placeholder_sized(went)
             gt.check(icons, f'no icon-sized area among the changes when the probe came '
                             f'({came}) or went ({went})')
             how = f' (seen when it went: the changes when it came were {came})'
-        else:
-            self.settled('the probe item removed', timeout=20)
-        if not came:
-            self.placeholder = None
-            return 'draws nothing for a missing icon'
         slot = pixels.grow(icons[-1], 3, grab)
         self.placeholder = pixels.crop(grab, slot)
         pixels.save(self.placeholder,
