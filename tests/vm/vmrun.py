@@ -86,10 +86,11 @@ DMESG_BAD = [
 # One kernel WARNING that the emulator, not the code under test, causes: a
 # single-step #DB in kernel mode.  The kernel sets TF only for kprobes and
 # kgdb, which these guests never use; exc_debug_kernel() warns on any other
-# DR_STEP and its own comment names QEMU leaking #DB into the guest as the
-# known cause.  It was seen once under TCG, in a run whose every other check
-# passed.  The report lasts from that WARNING to its "end trace" line, or to
-# the next report, whichever comes first.
+# DR_STEP, and its own comment gives QEMU leaking #DB into a guest (through
+# its GDB stub, which vmrun does not start) as a known way there.  It was
+# seen once under TCG, in a run whose every other check passed.  The report
+# lasts from that WARNING to its "end trace" line, or to the next report,
+# whichever comes first.
 STRAY_STEP_TRAP = re.compile(r'WARNING: .* at arch/x86/kernel/traps\.c:\d+ exc_debug_kernel\b')
 REPORT_START = re.compile(r'\bWARNING:|\bBUG\b|\bOops\b|Kernel panic|cut here')
 REPORT_END = re.compile(r'---\[ end trace')
