@@ -409,6 +409,10 @@ TAP_LINE = re.compile(r'^(not ok|ok)\b(?:\s+\d+)?(.*)$')
 TAP_PLAN = re.compile(r'^1\.\.(\d+)')
 
 
+def dmesg_fault(line):
+    return any(p.search(line) for p in DMESG_BAD)
+
+
 def stray_step_trap_lines(dmesg):
     """The dmesg lines that belong to a stray single-step #DB's report."""
     inside = False
@@ -498,7 +502,7 @@ def report(args, load, run, stray_trap_ok=False):
 
     excused = stray_step_trap_lines(dmesg) if stray_trap_ok else set()
     bad = [l for i, l in enumerate(dmesg)
-           if i not in excused and any(p.search(l) for p in DMESG_BAD)]
+           if i not in excused and dmesg_fault(l)]
     dmesg_ok = bool(dmesg) and not bad
     tap.check(dmesg_ok,
               'dmesg collected and clean' if dmesg else 'dmesg collected')
@@ -551,7 +555,7 @@ def boot_again(args, load, run):
           'single-step #DB the kernel never armed (an emulator artefact); '
           'booting once more, and only that boot counts:', flush=True)
     for i in stray:
-        if any(p.search(dmesg[i]) for p in DMESG_BAD):
+        if dmesg_fault(dmesg[i]):
             print('#   first boot: ' + dmesg[i], flush=True)
     return True
 
