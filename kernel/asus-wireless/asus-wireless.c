@@ -181,7 +181,8 @@ static int asus_wireless_led_register(struct asus_wireless_data *data)
 		return -ENOMEM;
 	INIT_WORK(&data->led_work, asus_wireless_led_work);
 
-	data->led.name = "asus-wireless::airplane_mode";
+	/* the in-tree name: users' udev rules and scripts write to it */
+	data->led.name = "asus-wireless::airplane";
 	data->led.max_brightness = 1;
 	data->led.brightness_set = asus_wireless_led_set;
 	data->led.brightness_get = asus_wireless_led_get;

@@ -65,8 +65,8 @@
 #define SETTLE_QUIET_MS	120
 #define SETTLE_MAX_MS	6000
 #define HARD_POLL_MS	12000	/* the core polls the switch every 5 s */
+/* in-tree's name, and ours: the same LED on both sides */
 #define ASUS_LED	"/sys/class/leds/asus-wireless::airplane"
-#define OUR_ASUS_LED	"/sys/class/leds/asus-wireless::airplane_mode"
 
 static const char *phase;
 static unsigned int seq, step;
@@ -852,8 +852,7 @@ static long op_keys(void)
 
 static void op_led(void)
 {
-	char trig[64], path[256];
-	const char *led = access(ASUS_LED, F_OK) == 0 ? ASUS_LED : OUR_ASUS_LED;
+	char trig[64];
 
 	switch (rnd(4)) {
 	case 0:
@@ -869,8 +868,7 @@ static void op_led(void)
 		pick_device(trig, sizeof(trig));
 		break;
 	}
-	snprintf(path, sizeof(path), "%s/trigger", led);
-	int r = write_text(path, trig, strlen(trig));
+	int r = write_text(ASUS_LED "/trigger", trig, strlen(trig));
 
 	out("op led-trigger %s -> %s%d", trig, r < 0 ? err_name(-r) : "", r < 0 ? 0 : r);
 }
@@ -961,8 +959,7 @@ static void reset(void)
 	hwsim_changed = false;
 	outb(1, SWITCH_PORT);
 	wait_switch(1, val, sizeof(val));
-	write_text("/sys/class/leds/asus-wireless::airplane/trigger", "rfkill-none", 11);
-	write_text("/sys/class/leds/asus-wireless::airplane_mode/trigger", "rfkill-none", 11);
+	write_text(ASUS_LED "/trigger", "rfkill-none", 11);
 	sleep_ms(600);
 	fd = open("/dev/rfkill", O_RDWR | O_CLOEXEC);
 	if (fd >= 0) {

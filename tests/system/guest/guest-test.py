@@ -44,7 +44,7 @@ USER, UID = 'rfk', 1000
 USER2, UID2 = 'rfk2', 1001     # the second seat user (fast user switching)
 UIDS = {USER: UID, USER2: UID2}
 SCHEMA = 'io.github.rfkill_applet.RfkillApplet'
-LED = '/sys/class/leds/asus-wireless::airplane_mode'
+LED = '/sys/class/leds/asus-wireless::airplane'
 DEBUGCON_PORT = 0x440
 
 os.makedirs(STATE, exist_ok=True)
@@ -514,7 +514,7 @@ def led_value():
 
 def led_checks(pid):
     trig = read(os.path.join(LED, 'trigger'))
-    ok('[rfkill-airplane-mode]' in trig, 'asus-wireless::airplane_mode follows rfkill-airplane-mode')
+    ok('[rfkill-airplane-mode]' in trig, 'asus-wireless::airplane follows rfkill-airplane-mode')
     sh(['rfkill', 'unblock', 'all'])
     ok(wait_for(lambda: led_value() == '0', 10), 'kernel rule, radios on: LED off')
     marker('kernel-radios-on')

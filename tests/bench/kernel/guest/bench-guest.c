@@ -26,7 +26,7 @@
 
 #include "bench-guest.h"
 
-#define LED_DIR		"/sys/class/leds/asus-wireless::airplane_mode"
+#define LED_DIR		"/sys/class/leds/asus-wireless::airplane"
 #define SETUP_WAIT_MS	120000	/* 64 hwsim radios register slowly under TCG */
 #define LATE_WAIT_MS	5000
 
