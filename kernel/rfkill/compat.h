@@ -57,4 +57,19 @@
 	} while (0)
 #endif
 
+/*
+ * The per-CPU system workqueue, under its name where the kernel has it:
+ * system_percpu_wq (6.17, commit 128ea9f6ccfb "workqueue: Add
+ * system_percpu_wq and system_dfl_wq"; 6.12.77 in the 6.12 stable line),
+ * which schedule_delayed_work() then uses.  7.2 marks system_wq
+ * deprecated and logs "enqueued on deprecated workqueue" on its first use.
+ * Before, system_wq is that queue.  Kbuild tests for the declaration
+ * (RFKILL_HAVE_SYSTEM_PERCPU_WQ).
+ */
+#ifdef RFKILL_HAVE_SYSTEM_PERCPU_WQ
+#define RFKILL_PERCPU_WQ	system_percpu_wq
+#else
+#define RFKILL_PERCPU_WQ	system_wq
+#endif
+
 #endif /* _RFKILL_COMPAT_H */

@@ -148,7 +148,9 @@ static DECLARE_DELAYED_WORK(rfkill_input_work, rfkill_input_work_fn);
  * Caller holds rfkill_input_lock.  Outside the rate limit window the work
  * runs at once; inside it, a full window from now (not the rest of the
  * window), as in-tree: a press that comes while the work is queued joins
- * that run and does not move the window.
+ * that run and does not move the window.  Both calls name one queue,
+ * RFKILL_PERCPU_WQ (compat.h), the one in-tree uses: a work item must not
+ * be queued on two workqueues, and 7.2 logs the old name's use.
  */
 static void rfkill_input_schedule(bool now)
 {
@@ -156,10 +158,11 @@ static void rfkill_input_schedule(bool now)
 	unsigned long delay;
 
 	if (now) {
-		mod_delayed_work(system_wq, &rfkill_input_work, 0);
+		mod_delayed_work(RFKILL_PERCPU_WQ, &rfkill_input_work, 0);
 	} else {
 		delay = time_after(jiffies, rfkill_last_run + window) ? 0 : window;
-		if (!schedule_delayed_work(&rfkill_input_work, delay))
+		if (!queue_delayed_work(RFKILL_PERCPU_WQ, &rfkill_input_work,
+					delay))
 			return;
 	}
 	rfkill_last_run = jiffies;
