@@ -30,11 +30,18 @@ struct rfkill_queued_event {
 };
 
 /*
- * Events queued for one file that nobody reads are kept up to this many,
- * newer ones are dropped: the limit and its off-by-one (a queue holds at
- * most RFKILL_MAX_QUEUED + 1) are those of upstream's "net: rfkill:
- * prevent unlimited numbers of rfkill events from being created", which
- * every kernel line we replace carries (6.1.169+, 6.12.81+, 7.x).
+ * Device events queued for one file that nobody reads are kept up to this
+ * many, newer ones are dropped: the limit and its off-by-one (a queue
+ * holds at most RFKILL_MAX_QUEUED + 1) are those of upstream's "net:
+ * rfkill: prevent unlimited numbers of rfkill events from being created"
+ * (ea245d78dec5), which every kernel line we replace carries (6.1.169+,
+ * 6.12.81+, 7.x).  In-tree, that cap counts the only events there are,
+ * the devices' ADD, DEL and CHANGE.  Op-5 events do not count against it:
+ * if they did, a file that asked for them would lose device events that
+ * in-tree keeps, which rfkill-airplane.h promises never happens.  They
+ * have a bound of their own, RFKILL_AIRPLANE_MODE_MAX_QUEUED, kept by
+ * rfkill_fold_indicator(), so a file holds at most RFKILL_MAX_QUEUED + 1
+ * device events plus that many op-5 events: still a fixed amount.
  */
 #define RFKILL_MAX_QUEUED	1000
 
@@ -49,8 +56,8 @@ struct rfkill_file {
 
 	struct mutex		mtx;		/* guards events, the counts */
 	struct list_head	events;
-	unsigned int		queued;
-	unsigned int		apm_queued;	/* op-5 events among them */
+	unsigned int		queued;		/* device events */
+	unsigned int		apm_queued;	/* op-5 events */
 	wait_queue_head_t	read_wait;
 
 	/* owned by the file, set by ioctl under mtx */
@@ -103,9 +110,12 @@ static bool rfkill_fold_indicator(struct rfkill_file *file,
 static int rfkill_queue_err(struct rfkill_file *file,
 			    const struct rfkill_event_ext *ev)
 {
+	bool indicator = rfkill_is_indicator(ev);
 	struct rfkill_queued_event *qev;
 
-	if (rfkill_is_indicator(ev) && rfkill_fold_indicator(file, ev))
+	lockdep_assert_held(&rfkill_global_mutex);
+
+	if (indicator && rfkill_fold_indicator(file, ev))
 		return 0;
 
 	qev = kzalloc(sizeof(*qev), GFP_KERNEL);
@@ -114,14 +124,21 @@ static int rfkill_queue_err(struct rfkill_file *file,
 	qev->ev = *ev;
 
 	mutex_lock(&file->mtx);
-	if (file->queued > RFKILL_MAX_QUEUED) {
+	/*
+	 * Only device events meet the in-tree cap (RFKILL_MAX_QUEUED).  An
+	 * op-5 event that was not folded finds fewer than
+	 * RFKILL_AIRPLANE_MODE_MAX_QUEUED of its kind: every event is queued
+	 * under rfkill_global_mutex, so none came in since the fold looked.
+	 */
+	if (indicator) {
+		file->apm_queued++;
+	} else if (file->queued > RFKILL_MAX_QUEUED) {
 		mutex_unlock(&file->mtx);
 		kfree(qev);
 		return -ENOSPC;
+	} else {
+		file->queued++;
 	}
-	file->queued++;
-	if (rfkill_is_indicator(ev))
-		file->apm_queued++;
 	list_add_tail(&qev->list, &file->events);
 	mutex_unlock(&file->mtx);
 	return 0;
@@ -294,9 +311,10 @@ static ssize_t rfkill_fop_read(struct file *filp, char __user *buf,
 	/* like in-tree, a failed copy still uses the event up */
 	ret = copy_to_user(buf, &qev->ev, sz) ? -EFAULT : sz;
 	list_del(&qev->list);
-	file->queued--;
 	if (rfkill_is_indicator(&qev->ev))
 		file->apm_queued--;
+	else
+		file->queued--;
 	kfree(qev);
 
 out_unlock:
